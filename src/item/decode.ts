@@ -1,0 +1,106 @@
+import type { Issue } from "./issue.js";
+import { ruleById } from "./rules.js";
+import { syntaxProblem } from "./positions.js";
+
+export type Parsed = { value: unknown } | { issue: Issue };
+
+function problem(rule: "json-syntax" | "encoding", message: string, line = 1, column = 1): Issue {
+  return { rule, severity: ruleById(rule).severity, path: "", message, line, column, endLine: line, endColumn: column + 1 };
+}
+
+/** Byte offset of the first byte that breaks UTF-8 (only called once decoding has failed). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0) return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    const second = bytes[i + 1]!;
+    // Overlong forms, UTF-16 surrogates and code points above U+10FFFF.
+    if ((b === 0xe0 && second < 0xa0) || (b === 0xed && second > 0x9f) || (b === 0xf0 && second < 0x90) || (b === 0xf4 && second > 0x8f)) return i;
+    i += length;
+  }
+  return bytes.length;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** Text of a file's bytes; a byte-order mark is dropped. */
+export function decodeText(input: string | Uint8Array): { text: string } | { issue: Issue } {
+  if (typeof input === "string") return { text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
+  try {
+    return { text: utf8.decode(input) };
+  } catch {
+    const offset = firstInvalidUtf8(input);
+    const before = new TextDecoder("utf-8").decode(input.subarray(0, offset));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return { issue: problem("encoding", `the text is not valid UTF-8 (byte 0x${input[offset]?.toString(16).padStart(2, "0")} at offset ${offset})`, line, column) };
+  }
+}
+
+/** JSON.parse first: a text that parses pays nothing more. Only a failure is explained with a position. */
+export function parseJson(text: string): Parsed {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    if (text.trim() === "") return { issue: problem("json-syntax", "the text is empty; a base model item is a JSON object") };
+    const nul = text.indexOf("\u0000");
+    if (nul !== -1) {
+      const before = text.slice(0, nul);
+      return { issue: problem("encoding", "the file is binary (it holds NUL bytes), not JSON text", before.split("\n").length, nul - before.lastIndexOf("\n")) };
+    }
+    const found = syntaxProblem(text, error as Error);
+    return { issue: problem("json-syntax", `JSON syntax error: ${found.message}`, found.line, found.column) };
+  }
+}
+
+/** Number of ":" outside strings: in JSON text that parsed, exactly the number of object members written. */
+function membersWritten(text: string): number {
+  let count = 0;
+  let i = 0;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    const end = quote === -1 ? text.length : quote;
+    for (let j = i; j < end; j++) if (text.charCodeAt(j) === 58) count++;
+    if (quote === -1) return count;
+    let close = quote + 1;
+    for (;;) {
+      close = text.indexOf('"', close);
+      let backslashes = 0;
+      while (text.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 0) break;
+      close++;
+    }
+    i = close + 1;
+  }
+}
+
+/** Number of members of every object in a parsed value, without recursion (nesting depth is unbounded). */
+function membersParsed(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (const element of node) if (element !== null && typeof element === "object") stack.push(element);
+    } else {
+      for (const key in node) {
+        count++;
+        const member = (node as Record<string, unknown>)[key];
+        if (member !== null && typeof member === "object") stack.push(member);
+      }
+    }
+  }
+  return count;
+}
+
+/** A cheap test that costs no position parse: JSON.parse drops the earlier of two equal keys, so fewer members survive. */
+export function hasDuplicateKeys(text: string, value: unknown): boolean {
+  return value !== null && typeof value === "object" && membersWritten(text) !== membersParsed(value);
+}

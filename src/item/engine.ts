@@ -1,0 +1,49 @@
+import { compiledCheck, type CompiledCheck } from "./compile.js";
+import type { Issue, ValidationResult } from "./issue.js";
+import { issuesFromSchemaErrors, type MessageContext } from "./messages.js";
+import { definedPrefixedMembers, type SchemaSettings } from "./schema.js";
+
+export interface EngineSettings extends SchemaSettings {
+  /** Every warning counts as an error. */
+  strict: boolean;
+  /** At most this many issues per item are returned; the rest are counted in `omitted`. */
+  maxErrors: number;
+}
+
+/** The two steps every entry point shares: find the issues of one value, then shape them into a result. */
+export class Engine {
+  private readonly compiled: CompiledCheck;
+  private readonly context: MessageContext;
+
+  constructor(readonly settings: Readonly<EngineSettings>) {
+    this.compiled = compiledCheck(settings);
+    this.context = { schemaUrl: settings.schemaUrl, definedPrefixed: definedPrefixedMembers(settings.prefix) };
+  }
+
+  /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
+  check(value: unknown, base = ""): Issue[] {
+    if (this.compiled(value)) return [];
+    const issues = issuesFromSchemaErrors(this.compiled.errors ?? [], value, this.context);
+    if (base !== "") for (const issue of issues) issue.path = base + issue.path;
+    return issues;
+  }
+
+  /** Applies strict and maxErrors: errors are kept before warnings. */
+  finish(issues: Issue[]): ValidationResult {
+    if (issues.length === 0) return { valid: true, errors: [], warnings: [], omitted: 0 };
+    const errors: Issue[] = [];
+    const warnings: Issue[] = [];
+    for (const issue of issues) {
+      if (this.settings.strict) issue.severity = "error";
+      (issue.severity === "error" ? errors : warnings).push(issue);
+    }
+    const keptErrors = errors.slice(0, this.settings.maxErrors);
+    const keptWarnings = warnings.slice(0, this.settings.maxErrors - keptErrors.length);
+    return {
+      valid: errors.length === 0,
+      errors: keptErrors,
+      warnings: keptWarnings,
+      omitted: issues.length - keptErrors.length - keptWarnings.length,
+    };
+  }
+}

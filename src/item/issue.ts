@@ -1,0 +1,59 @@
+/** Stable identifiers of every rule the validator reports. See docs/rules.md. */
+export type RuleId =
+  | "json-syntax"
+  | "encoding"
+  | "duplicate-key"
+  | "required"
+  | "type"
+  | "const"
+  | "enum"
+  | "min-length"
+  | "min-items"
+  | "exclusive-range"
+  | "schema-url"
+  | "unknown-prefixed-property";
+
+export type Severity = "error" | "warning";
+
+/** One broken rule, found at one place in one item. */
+export interface Issue {
+  rule: RuleId;
+  severity: Severity;
+  /** JSON Pointer (RFC 6901) to the offending value, or to the missing member. */
+  path: string;
+  /** Plain-English sentence naming the member, the rule and the value found. */
+  message: string;
+  /** What the rule allows (allowed values, a type name, a bound), when there is something to show. */
+  expected?: unknown;
+  /** The value found (long values are shortened). */
+  actual?: unknown;
+  /** A likely fix, e.g. the closest allowed value. */
+  suggestion?: string;
+  /** 1-based position of the offending text; present when the item was validated from text. */
+  line?: number;
+  column?: number;
+  /** End of the offending text (exclusive), 1-based. */
+  endLine?: number;
+  endColumn?: number;
+}
+
+export interface ValidationResult {
+  /** True when there is no error (warnings allowed). */
+  valid: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+  /** Issues left out because of maxErrors. */
+  omitted: number;
+}
+
+/** The result for one item of a document (a single item, a collection member or an NDJSON line). */
+export interface ItemResult extends ValidationResult {
+  /** 0-based index of the item in its document. */
+  index: number;
+  /** JSON Pointer of the item inside its document: "" for a lone item, "/features/3" in a collection. */
+  pointer: string;
+  /** 1-based line where the item starts (known for lone items, NDJSON lines and collection members with issues). */
+  line?: number;
+  /** The item's "id" member, when it is a string. */
+  id?: string;
+}

@@ -1,0 +1,188 @@
+import type { SchemaError } from "./compile.js";
+import type { Issue, RuleId } from "./issue.js";
+import { describePointer, joinPointer, valueAt } from "./pointer.js";
+import { ruleById } from "./rules.js";
+import { closest } from "./suggest.js";
+
+export interface MessageContext {
+  schemaUrl: string;
+  /** The prefixed properties the schema defines, e.g. ["fair:metrics_spec", "fair:split_spec"]. */
+  definedPrefixed: readonly string[];
+}
+
+const PREVIEW_LENGTH = 60;
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}
+
+/** "a string ("yes")", "an array of 2 items", "null": what a person needs to recognise the value. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  switch (typeof value) {
+    case "string":
+      return value === "" ? "an empty string" : `a string (${preview(value)})`;
+    case "number":
+      return `a number (${value})`;
+    case "boolean":
+      return `a boolean (${value})`;
+    case "object":
+      return "an object";
+    default:
+      return String(value);
+  }
+}
+
+/** Primitive values are kept as they are; arrays and objects as a short preview. */
+function actualOf(value: unknown): unknown {
+  return value !== null && typeof value === "object" ? preview(value) : value;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  array: "an array",
+  object: "an object",
+  null: "null",
+};
+
+function typeWords(types: string): string {
+  return types
+    .split(",")
+    .map((type) => TYPE_WORDS[type] ?? type)
+    .join(" or ");
+}
+
+function quoteList(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(", ");
+}
+
+function suggestionFor(found: unknown, allowed: readonly unknown[]): string | undefined {
+  if (typeof found !== "string") return undefined;
+  const match = closest(found, allowed.filter((value): value is string => typeof value === "string"));
+  return match === undefined ? undefined : `did you mean ${JSON.stringify(match)}?`;
+}
+
+function issue(rule: RuleId, path: string, message: string, extra: Partial<Issue> = {}): Issue {
+  const result: Issue = { rule, severity: ruleById(rule).severity, path, message };
+  if ("expected" in extra) result.expected = extra.expected;
+  if ("actual" in extra) result.actual = extra.actual;
+  if (extra.suggestion !== undefined) result.suggestion = extra.suggestion;
+  return result;
+}
+
+function describeError(error: SchemaError, data: unknown, context: MessageContext): Issue {
+  const path = error.instancePath;
+  const where = describePointer(path);
+  const value = valueAt(data, path);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required": {
+      const missing = String(params.missingProperty);
+      return issue("required", joinPointer(path, missing), `${JSON.stringify(missing)} is missing from ${where}`, {
+        expected: missing,
+      });
+    }
+    case "type": {
+      const expected = String(params.type);
+      return issue("type", path, `${where} must be ${typeWords(expected)}; found ${describeValue(value)}`, {
+        expected: expected.includes(",") ? expected.split(",") : expected,
+        actual: actualOf(value),
+      });
+    }
+    case "const": {
+      const allowed = params.allowedValue;
+      const suggestion = suggestionFor(value, [allowed]);
+      return issue("const", path, `${where} must be ${JSON.stringify(allowed)}; found ${describeValue(value)}`, {
+        expected: allowed,
+        actual: actualOf(value),
+        ...(suggestion && { suggestion }),
+      });
+    }
+    case "enum": {
+      const allowed = params.allowedValues as unknown[];
+      const suggestion = suggestionFor(value, allowed);
+      return issue("enum", path, `${where} must be one of ${quoteList(allowed)}; found ${describeValue(value)}`, {
+        expected: allowed,
+        actual: actualOf(value),
+        ...(suggestion && { suggestion }),
+      });
+    }
+    case "minLength":
+      return issue("min-length", path, `${where} must not be empty`, { expected: "a non-empty string", actual: value });
+    case "minItems": {
+      const limit = Number(params.limit);
+      return issue(
+        "min-items",
+        path,
+        `${where} must hold at least ${limit} item${limit === 1 ? "" : "s"}; found ${describeValue(value)}`,
+        { expected: `at least ${limit} item${limit === 1 ? "" : "s"}`, actual: actualOf(value) },
+      );
+    }
+    case "exclusiveMinimum":
+    case "exclusiveMaximum": {
+      const words = error.keyword === "exclusiveMinimum" ? "greater than" : "less than";
+      return issue("exclusive-range", path, `${where} must be ${words} ${params.limit}; found ${describeValue(value)}`, {
+        expected: `${params.comparison} ${params.limit}`,
+        actual: value,
+      });
+    }
+    case "contains": {
+      const listed = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
+      const near = closest(context.schemaUrl, listed);
+      const suggestion =
+        near === undefined
+          ? `add ${JSON.stringify(context.schemaUrl)} to stac_extensions`
+          : `replace ${JSON.stringify(near)} with ${JSON.stringify(context.schemaUrl)}`;
+      return issue("schema-url", path, `${where} must include the base model schema ${JSON.stringify(context.schemaUrl)}; found ${describeValue(value)}`, {
+        expected: context.schemaUrl,
+        actual: actualOf(value),
+        suggestion,
+      });
+    }
+    case "false schema": {
+      const name = path.slice(path.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
+      const near = closest(name, context.definedPrefixed);
+      return issue(
+        "unknown-prefixed-property",
+        path,
+        `${where} is not defined by the base model schema, which defines only ${context.definedPrefixed.join(" and ")} with this prefix`,
+        { expected: [...context.definedPrefixed], actual: name, ...(near && { suggestion: `did you mean ${JSON.stringify(near)}?` }) },
+      );
+    }
+    default:
+      throw new Error(`no message for schema keyword ${error.keyword} at ${error.schemaPath}`);
+  }
+}
+
+/**
+ * One issue per broken rule. Ajv reports some failures more than once or with their causes;
+ * these are dropped:
+ * - failures of the items inside `contains` (only the array as a whole is wrong),
+ * - other keywords at a path whose type is already wrong (an enum of a number says nothing more),
+ * - repeats of the same rule at the same path.
+ */
+export function issuesFromSchemaErrors(errors: readonly SchemaError[], data: unknown, context: MessageContext): Issue[] {
+  const containsPaths: string[] = [];
+  const wrongType = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === "contains") containsPaths.push(`${error.schemaPath}/`);
+    else if (error.keyword === "type") wrongType.add(error.instancePath);
+  }
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  for (const error of errors) {
+    if (containsPaths.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    if (error.keyword !== "type" && wrongType.has(error.instancePath)) continue;
+    const found = describeError(error, data, context);
+    const key = `${found.rule}\n${found.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(found);
+  }
+  return issues;
+}

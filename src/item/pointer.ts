@@ -1,0 +1,42 @@
+/** JSON Pointer (RFC 6901) helpers. */
+
+export function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function joinPointer(base: string, segment: string | number): string {
+  return `${base}/${typeof segment === "number" ? segment : escapeSegment(segment)}`;
+}
+
+export function splitPointer(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
+}
+
+/**
+ * The pointer as a person reads it: `properties.mlm:input[0].pre_processing_function`.
+ * Segments that would be ambiguous in dotted form are quoted.
+ */
+export function describePointer(pointer: string): string {
+  let out = "";
+  for (const segment of splitPointer(pointer)) {
+    if (/^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
+    else if (/^[\w:-]+$/.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out === "" ? "the item" : out;
+}
+
+/** The value at a pointer, or undefined when the path does not exist. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let value = root;
+  for (const segment of splitPointer(pointer)) {
+    if (value === null || typeof value !== "object") return undefined;
+    if (!Object.prototype.hasOwnProperty.call(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}

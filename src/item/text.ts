@@ -1,0 +1,138 @@
+import { decodeText, hasDuplicateKeys, parseJson } from "./decode.js";
+import type { Engine } from "./engine.js";
+import type { Issue, ItemResult, RuleId, ValidationResult } from "./issue.js";
+import { describePointer, joinPointer } from "./pointer.js";
+import { SourceMap, type Span } from "./positions.js";
+import { ruleById } from "./rules.js";
+
+const TARGETS: Partial<Record<RuleId, "key" | "parent">> = {
+  required: "parent",
+  "unknown-prefixed-property": "key",
+  "duplicate-key": "key",
+};
+
+function place(issue: Issue, span: Span, lineOffset: number): void {
+  issue.line = span.line + lineOffset;
+  issue.column = span.column;
+  issue.endLine = span.endLine + lineOffset;
+  issue.endColumn = span.endColumn;
+}
+
+/** Gives every issue a position, when the text could be mapped. Issues that already have one keep it. */
+export function locateIssues(issues: readonly Issue[], map: SourceMap | undefined, lineOffset = 0): void {
+  for (const issue of issues) {
+    if (issue.line !== undefined) continue;
+    if (map) place(issue, map.locate(issue.path, TARGETS[issue.rule] ?? "value"), lineOffset);
+    else if (issue.path === "") place(issue, { line: 1, column: 1, endLine: 1, endColumn: 2 }, lineOffset);
+  }
+}
+
+export function duplicateKeyIssues(map: SourceMap): Issue[] {
+  return map.duplicateKeys().map(({ objectPointer, key, span }) => {
+    const issue: Issue = {
+      rule: "duplicate-key",
+      severity: ruleById("duplicate-key").severity,
+      path: joinPointer(objectPointer, key),
+      message: `${JSON.stringify(key)} appears more than once in ${describePointer(objectPointer)}; JSON readers keep only the last value`,
+      actual: key,
+    };
+    place(issue, span, 0);
+    return issue;
+  });
+}
+
+/** The issues of a text that fails before validation (encoding, syntax), or its parsed value. */
+export function readText(input: string | Uint8Array): { text: string; value: unknown } | { issue: Issue } {
+  const decoded = decodeText(input);
+  if ("issue" in decoded) return decoded;
+  const parsed = parseJson(decoded.text);
+  if ("issue" in parsed) return parsed;
+  return { text: decoded.text, value: parsed.value };
+}
+
+function isCollection(value: unknown): value is { features: unknown[] } {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    (value as { type?: unknown }).type === "FeatureCollection" &&
+    Array.isArray((value as { features?: unknown }).features)
+  );
+}
+
+/**
+ * The items of a parsed JSON text: the text itself, or with `splitCollections` each feature of a
+ * GeoJSON FeatureCollection / STAC ItemCollection. The text is mapped for positions only when
+ * something was found. `lineOffset` shifts lines (an NDJSON line's place in its file).
+ */
+export function validateParsed(engine: Engine, text: string, value: unknown, lineOffset: number, splitCollections: boolean): ItemResult[] {
+  const members =
+    splitCollections && isCollection(value)
+      ? value.features.map((feature, index) => ({ value: feature, pointer: `/features/${index}` }))
+      : [{ value, pointer: "" }];
+  const found = members.map((member) => engine.check(member.value, member.pointer));
+  const duplicates = hasDuplicateKeys(text, value);
+  const map = duplicates || found.some((issues) => issues.length > 0) ? SourceMap.of(text) : undefined;
+  if (duplicates && map) {
+    for (const issue of duplicateKeyIssues(map)) {
+      const owner = members.findIndex((member) => member.pointer !== "" && issue.path.startsWith(`${member.pointer}/`));
+      found[Math.max(owner, 0)]!.push(shift(issue, lineOffset));
+    }
+  }
+  return members.map((member, index) => {
+    const result = engine.finish(found[index]!);
+    locateIssues(result.errors, map, lineOffset);
+    locateIssues(result.warnings, map, lineOffset);
+    const item: ItemResult = { index, pointer: member.pointer, ...result };
+    if (member.pointer === "") item.line = 1 + lineOffset;
+    else if (map) item.line = map.locate(member.pointer, "value").line + lineOffset;
+    const id = (member.value as { id?: unknown } | null)?.id;
+    if (typeof id === "string") item.id = id;
+    return item;
+  });
+}
+
+function failed(engine: Engine, issue: Issue, index: number, lineOffset: number): ItemResult {
+  return { index, pointer: "", line: 1 + lineOffset, ...engine.finish([shift(issue, lineOffset)]) };
+}
+
+/** One item from JSON text, with positions on every issue. */
+export function validateText(engine: Engine, input: string | Uint8Array): ValidationResult {
+  const read = readText(input);
+  const [item] = "issue" in read ? [failed(engine, read.issue, 0, 0)] : validateParsed(engine, read.text, read.value, 0, false);
+  const { valid, errors, warnings, omitted } = item!;
+  return { valid, errors, warnings, omitted };
+}
+
+export type DocumentFormat = "json" | "ndjson";
+
+/**
+ * Every item of a document: a lone item or a collection ("json"), or one item per non-blank
+ * line ("ndjson"), each line checked on its own so that one bad line does not hide the rest.
+ */
+export function validateDocument(engine: Engine, input: string | Uint8Array, format: DocumentFormat): ItemResult[] {
+  if (format === "json") {
+    const read = readText(input);
+    return "issue" in read ? [failed(engine, read.issue, 0, 0)] : validateParsed(engine, read.text, read.value, 0, true);
+  }
+  const decoded = decodeText(input);
+  if ("issue" in decoded) return [failed(engine, decoded.issue, 0, 0)];
+  const items: ItemResult[] = [];
+  const lines = decoded.text.split("\n");
+  lines.forEach((raw, lineIndex) => {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    const parsed = parseJson(line);
+    const results =
+      "issue" in parsed ? [failed(engine, parsed.issue, items.length, lineIndex)] : validateParsed(engine, line, parsed.value, lineIndex, false);
+    for (const result of results) items.push({ ...result, index: items.length });
+  });
+  return items;
+}
+
+function shift(issue: Issue, lineOffset: number): Issue {
+  if (lineOffset && issue.line !== undefined) {
+    issue.line += lineOffset;
+    if (issue.endLine !== undefined) issue.endLine += lineOffset;
+  }
+  return issue;
+}

@@ -1,0 +1,96 @@
+import { Engine, type EngineSettings } from "./engine.js";
+import type { Issue, ItemResult, ValidationResult } from "./issue.js";
+import {
+  buildSchema,
+  DEFAULT_PREFIX,
+  DEFAULT_SCHEMA_URL,
+  normalizePrefix,
+  normalizeSchemaUrl,
+  type JsonSchema,
+} from "./schema.js";
+import { validateDocument, validateText, type DocumentFormat } from "./text.js";
+import type { BaseModelItem } from "./types.js";
+
+export interface ValidatorOptions {
+  /** Service prefix, "fair:" by default; "svc" and "svc:" are the same. */
+  prefix?: string;
+  /** Schema identifier items must list in stac_extensions; fAIr's v1.0.0 identifier by default. */
+  schemaUrl?: string;
+  /** Every warning counts as an error (unknown prefixed properties, duplicate keys). Default false. */
+  strict?: boolean;
+  /** At most this many issues per item (errors first); default 100. Use Infinity for all. */
+  maxErrors?: number;
+}
+
+export interface TextOptions {
+  /** Name of the file the text came from, echoed in the result and in thrown errors. */
+  file?: string;
+}
+
+export interface DocumentOptions extends TextOptions {
+  /** "json" (default): one item, or each feature of a FeatureCollection; "ndjson": one item per line. */
+  format?: DocumentFormat;
+}
+
+export interface TextValidationResult extends ValidationResult {
+  file?: string;
+}
+
+export interface Validator {
+  readonly settings: Readonly<EngineSettings>;
+  /** The JSON Schema these settings check, with the prefix and identifier applied. */
+  schema(): JsonSchema;
+  validate(value: unknown): ValidationResult;
+  validateText(text: string | Uint8Array, options?: TextOptions): TextValidationResult;
+  validateDocumentText(text: string | Uint8Array, options?: DocumentOptions): ItemResult[];
+  isBaseModelItem(value: unknown): value is BaseModelItem;
+  assertBaseModelItem(value: unknown): asserts value is BaseModelItem;
+}
+
+export const DEFAULT_MAX_ERRORS = 100;
+
+/** Thrown by assertBaseModelItem: the message lists the first errors; `issues` holds them all (up to maxErrors). */
+export class BaseModelItemError extends Error {
+  constructor(readonly issues: Issue[], file?: string) {
+    const shown = issues.slice(0, 3).map((issue) => `${issue.rule}: ${issue.message}`);
+    const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : "";
+    super(`${file ? `${file}: ` : ""}not a valid base model item: ${shown.join("; ")}${more}`);
+    this.name = "BaseModelItemError";
+  }
+}
+
+const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors"]);
+
+function settingsFrom(options: ValidatorOptions): EngineSettings {
+  if (options === null || typeof options !== "object") throw new TypeError("validator options must be an object");
+  const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name));
+  if (unknown.length > 0) {
+    throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
+  }
+  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS } = options;
+  if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${JSON.stringify(strict)}`);
+  if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
+    throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${JSON.stringify(maxErrors)}`);
+  }
+  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors };
+}
+
+/** A validator for one deployment of the format; createValidator() with no options is fAIr's. */
+export function createValidator(options: ValidatorOptions = {}): Validator {
+  const settings = Object.freeze(settingsFrom(options));
+  const engine = new Engine(settings);
+  const withFile = <T extends object>(result: T, file: string | undefined): T & { file?: string } =>
+    file === undefined ? result : { ...result, file };
+  return {
+    settings,
+    schema: () => buildSchema(settings),
+    validate: (value) => engine.finish(engine.check(value)),
+    validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
+    validateDocumentText: (text, { format = "json" } = {}) => validateDocument(engine, text, format),
+    isBaseModelItem: (value): value is BaseModelItem => engine.finish(engine.check(value)).valid,
+    assertBaseModelItem(value): asserts value is BaseModelItem {
+      const result = engine.finish(engine.check(value));
+      if (!result.valid) throw new BaseModelItemError(result.errors);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Issue, ItemResult } from "../item/issue.js";
+
+/** Everything `basemodel validate` found in one file. */
+export interface FileReport {
+  /** Path as the user should see it: relative to the working directory, "<stdin>" for standard input. */
+  file: string;
+  /** One entry per item; a file that is not parseable JSON has one item carrying the json-syntax error. */
+  items: ItemResult[];
+  /** Set when the file could not be read at all (missing, permission, not a regular file...). */
+  readError?: string;
+  /** The file's text, kept only when it has issues, for code frames. */
+  source?: string;
+}
+
+export interface RunSummary {
+  files: number;
+  /** Files that could not be read. */
+  unreadable: number;
+  items: number;
+  valid: number;
+  invalid: number;
+  errors: number;
+  warnings: number;
+  durationMs: number;
+}
+
+export interface RunReport {
+  files: FileReport[];
+  summary: RunSummary;
+  /** The validator settings the run used. */
+  settings: { prefix: string; schemaUrl: string; strict: boolean };
+}
+
+export interface FormatContext {
+  /** Colour the output (text format only). */
+  color: boolean;
+  /** Print only problems: no line per valid file. */
+  quiet: boolean;
+}
+
+/** Every output format is one module exporting one function of this shape. */
+export type Formatter = (report: RunReport, context: FormatContext) => string;
+
+export type { Issue, ItemResult };
