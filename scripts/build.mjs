@@ -27,14 +27,11 @@ writeFileSync(
 );
 
 const ajv = new Ajv({ ...ajvOptions, code: { source: true, esm: true } });
-// Ajv's ESM output still require()s its runtime helpers (ajv#2209): turn them into default
-// imports, which in Node are the CommonJS module.exports the code expects from require().
-const imports = [];
-const code = standaloneCode(ajv, ajv.compile(schema)).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
-  imports.push(`import runtime${imports.length} from "${specifier}.js";`);
-  return `runtime${imports.length - 1}`;
-});
-writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${imports.join("\n")}\n${code}\n`);
+// Ajv's ESM output still require()s its runtime helpers (ajv#2209); a require made for this
+// module gives them the meaning Ajv expects in Node and in every tool that runs the sources.
+const code = standaloneCode(ajv, ajv.compile(schema));
+const header = 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n';
+writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${header}${code}\n`);
 
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
   stdio: "inherit",

@@ -27,20 +27,28 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return bytes.length;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Text of a file's bytes; a byte-order mark is dropped. */
+/**
+ * Text of a file's bytes; a byte-order mark is dropped. Decoding replaces bad bytes with U+FFFD,
+ * so only a text that holds U+FFFD pays for the strict check that tells a real U+FFFD from bad bytes.
+ */
 export function decodeText(input: string | Uint8Array): { text: string } | { issue: Issue } {
-  if (typeof input === "string") return { text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
-  try {
-    return { text: utf8.decode(input) };
-  } catch {
-    const offset = firstInvalidUtf8(input);
-    const before = new TextDecoder("utf-8").decode(input.subarray(0, offset));
-    const line = before.split("\n").length;
-    const column = before.length - before.lastIndexOf("\n");
-    return { issue: problem("encoding", `the text is not valid UTF-8 (byte 0x${input[offset]?.toString(16).padStart(2, "0")} at offset ${offset})`, line, column) };
+  const text = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
+  if (typeof input !== "string" && text.includes("\uFFFD")) {
+    try {
+      strictUtf8.decode(input);
+    } catch {
+      const offset = firstInvalidUtf8(input);
+      const before = Buffer.from(input.buffer, input.byteOffset, offset).toString("utf8");
+      const line = before.split("\n").length;
+      const column = before.length - before.lastIndexOf("\n");
+      const byte = input[offset];
+      const what = byte === undefined ? "a sequence cut short at the end" : `byte 0x${byte.toString(16).padStart(2, "0")} at offset ${offset}`;
+      return { issue: problem("encoding", `the text is not valid UTF-8 (${what})`, line, column) };
+    }
   }
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
 /** JSON.parse first: a text that parses pays nothing more. Only a failure is explained with a position. */

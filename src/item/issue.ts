@@ -52,7 +52,7 @@ export interface ItemResult extends ValidationResult {
   index: number;
   /** JSON Pointer of the item inside its document: "" for a lone item, "/features/3" in a collection. */
   pointer: string;
-  /** 1-based line where the item starts (known for lone items, NDJSON lines and collection members with issues). */
+  /** 1-based line where the item starts: always for lone items and NDJSON lines; for collection members when the file had any issue (only then is it mapped). */
   line?: number;
   /** The item's "id" member, when it is a string. */
   id?: string;

@@ -112,6 +112,11 @@ export interface SyntaxProblem {
   column: number;
 }
 
+/** Parser messages quote the offending character: a control character is shown as its escape, never sent raw to a terminal. */
+function printable(message: string): string {
+  return message.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Why JSON.parse rejected a text, at a line and column. */
 export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
   try {
@@ -119,7 +124,7 @@ export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
   } catch (error) {
     const e = error as Error & { line?: number; column?: number };
     if (typeof e.line === "number" && typeof e.column === "number") {
-      return { message: e.message.replace(/\s*\(\d+:\d+\)$/, ""), line: e.line, column: e.column };
+      return { message: printable(e.message.replace(/\s*\(\d+:\d+\)$/, "")), line: e.line, column: e.column };
     }
   }
   // The position parser overflowed or disagreed: fall back to the offset V8 gives, if any.
@@ -127,7 +132,7 @@ export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
   if (offset) {
     const before = text.slice(0, Number(offset[1]));
     const line = before.split("\n").length;
-    return { message: parseError.message, line, column: before.length - before.lastIndexOf("\n") };
+    return { message: printable(parseError.message), line, column: before.length - before.lastIndexOf("\n") };
   }
-  return { message: parseError.message, line: 1, column: 1 };
+  return { message: printable(parseError.message), line: 1, column: 1 };
 }

@@ -26,14 +26,14 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "The text is UTF-8 (a leading byte-order mark is accepted).",
     appliesTo: "every file",
-    example: "a Latin-1 file -> the text is not valid UTF-8 (first bad byte at offset 812)",
+    example: "`{\"title\": \"caf\\xe9\"}` in Latin-1 -> the text is not valid UTF-8 (byte 0xe9 at offset 14)",
   },
   {
     id: "duplicate-key",
     severity: "warning",
     summary: "No object has the same member twice (JSON parsers silently keep only the last one).",
     appliesTo: "every object",
-    example: '`{"version": "1", "version": "2"}` -> "version" appears twice in properties; the last value wins',
+    example: '`{"version": "1", "version": "2"}` in properties -> "version" appears more than once in properties; JSON readers keep only the last value',
   },
   {
     id: "required",
@@ -48,21 +48,21 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "Every member has the JSON type the spec gives it (string, number, integer, boolean, array, object, string or null).",
     appliesTo: "every member the spec defines, and the item itself (an object)",
-    example: '`"seed": 1.5` -> properties.fair:split_spec.seed must be an integer; found 1.5',
+    example: '`"seed": 1.5` -> properties.fair:split_spec.seed must be an integer; found a number (1.5)',
   },
   {
     id: "const",
     severity: "error",
     summary: 'The item\'s "type" is exactly "Feature".',
     appliesTo: "type",
-    example: '`"type": "feature"` -> type must be "Feature"; found "feature" (did you mean "Feature"?)',
+    example: '`"type": "feature"` -> type must be "Feature"; found a string ("feature") (did you mean "Feature"?)',
   },
   {
     id: "enum",
     severity: "error",
     summary: "A member with a closed list of values holds one of them (exact, case-sensitive).",
     appliesTo: "mlm:tasks items, mlm:framework, license, assets.model.mlm:artifact_type",
-    example: '`"mlm:framework": "pytorch"` -> must be one of "PyTorch", "TensorFlow"; found "pytorch" (did you mean "PyTorch"?)',
+    example: '`"mlm:framework": "pytorch"` -> properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
   },
   {
     id: "min-length",
@@ -84,7 +84,7 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "split_spec.default_ratio lies strictly between 0 and 1.",
     appliesTo: "split_spec.default_ratio",
-    example: "`\"default_ratio\": 1` -> must be greater than 0 and less than 1; found 1",
+    example: "`\"default_ratio\": 1` -> properties.fair:split_spec.default_ratio must be less than 1; found a number (1)",
   },
   {
     id: "schema-url",
@@ -92,7 +92,7 @@ export const rules: readonly Rule[] = [
     summary: "stac_extensions lists the base model schema identifier.",
     appliesTo: "stac_extensions",
     example:
-      "`\"stac_extensions\": []` -> stac_extensions must include \"https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json\"",
+      "`\"stac_extensions\": []` -> stac_extensions must include the base model schema \"https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json\"; found an empty array",
   },
   {
     id: "unknown-prefixed-property",
@@ -100,7 +100,8 @@ export const rules: readonly Rule[] = [
     summary:
       "Every property with the service prefix is one the schema defines (metrics_spec, split_spec); a warning by default, an error with strict.",
     appliesTo: "properties",
-    example: '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the schema (did you mean "fair:metrics_spec"?)',
+    example:
+      '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
   },
 ];
 

@@ -1,0 +1,53 @@
+// `basemodel validate <dir>` beside its floor (read + JSON.parse) and its peer (ajv-cli 5 + ajv-formats),
+// timed in one run by hyperfine; plus the wall-clock of validating one file from process start.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildCorpus } from "./corpus.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const node = process.execPath;
+
+function hyperfine(commands, runs) {
+  const out = join(mkdtempSync(join(tmpdir(), "bench-")), "result.json");
+  execFileSync("hyperfine", ["--warmup", "2", "--runs", String(runs), "-N", "--ignore-failure", "--export-json", out, ...commands], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ mean: result.mean * 1000, stddev: result.stddev * 1000 }));
+}
+
+export function run() {
+  try {
+    execFileSync("hyperfine", ["--version"], { stdio: "ignore" });
+  } catch {
+    throw new Error("bench/cli.mjs needs hyperfine (Debian: apt-get install hyperfine)");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-corpus-"));
+  const corpus = buildCorpus(dir);
+  const schema = join(root, "schema/base-model-item.schema.json");
+  const ajv = join(root, "node_modules/.bin/ajv");
+  const [floor, ours, peer] = hyperfine(
+    [
+      `${node} ${join(root, "bench/floor.mjs")} ${dir}`,
+      `${node} ${join(root, "bin/basemodel.js")} validate ${dir} --format json`,
+      `${ajv} validate -s ${schema} -d ${dir}/*.json -c ajv-formats --all-errors --errors=json`,
+    ],
+    10,
+  );
+  const [single] = hyperfine([`${node} ${join(root, "bin/basemodel.js")} validate ${join(root, "fixtures/valid/realistic-segmentation.json")}`], 20);
+  rmSync(dir, { recursive: true, force: true });
+  const ms = (value) => `${value.mean.toFixed(0)} ms ± ${value.stddev.toFixed(0)}`;
+  return [
+    `Corpus: ${corpus.count} items of ${(corpus.averageBytes / 1024).toFixed(1)} KB, 10% invalid.`,
+    "",
+    "| Command | Time | Ratio | Target |",
+    "|---|---|---|---|",
+    `| (a) floor: read + JSON.parse every file | ${ms(floor)} | 1.00x | |`,
+    `| (b) basemodel validate <dir> --format json | ${ms(ours)} | ${(ours.mean / floor.mean).toFixed(2)}x floor | within 1.5x of (a) |`,
+    `| (c) ajv-cli 5 + ajv-formats (peer) | ${ms(peer)} | ${(peer.mean / ours.mean).toFixed(2)}x (b) | (b) at least 2x faster |`,
+    `| one file, from process start | ${ms(single)} | | at most 150 ms |`,
+  ].join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(run());

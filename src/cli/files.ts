@@ -1,0 +1,96 @@
+import fs, { lstatSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import fg from "fast-glob";
+
+/** Folders never worth walking. */
+export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
+
+export interface FoundFiles {
+  /** Absolute paths, each once, sorted. */
+  files: string[];
+  /** Paths that could not be listed (a folder without permission, a missing path), with the reason. */
+  problems: Array<{ path: string; reason: string }>;
+  /** Globs that matched nothing. */
+  emptyGlobs: string[];
+}
+
+export function reasonOf(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ELOOP":
+      return "symbolic link loop";
+    case "ENOTDIR":
+      return "a part of the path is not a folder";
+    case "ENAMETOOLONG":
+      return "the path is too long";
+    default:
+      return error.message;
+  }
+}
+
+/**
+ * Expands the paths given on the command line: files as they are, folders walked for *.json,
+ * globs through fast-glob. A walk records the folders it cannot read instead of stopping, and
+ * does not follow symbolic links to folders (as git does), so a link loop cannot trap it.
+ */
+export async function findFiles(args: readonly string[], cwd: string, ignore: readonly string[]): Promise<FoundFiles> {
+  const files = new Set<string>();
+  const problems: FoundFiles["problems"] = [];
+  const emptyGlobs: string[] = [];
+  const display = (path: string) => (isAbsolute(path) ? relative(cwd, path) || "." : path);
+
+  const recordingFs = {
+    readdir: ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) =>
+      fs.readdir(path, options as { withFileTypes: true }, (error, entries) => {
+        if (error) problems.push({ path: display(path), reason: `cannot list this folder: ${reasonOf(error)}` });
+        callback(error, entries);
+      })) as unknown as typeof fs.readdir,
+  };
+  const glob = (patterns: string | string[], base: string) =>
+    fg(patterns, {
+      cwd: base,
+      absolute: true,
+      dot: false,
+      onlyFiles: false,
+      followSymbolicLinks: false,
+      suppressErrors: true,
+      ignore: [...DEFAULT_IGNORE, ...ignore],
+      fs: recordingFs,
+    });
+
+  for (const arg of args) {
+    const path = resolve(cwd, arg);
+    let isDirectory: boolean;
+    try {
+      isDirectory = lstatSync(path).isDirectory() || (lstatSync(path).isSymbolicLink() && fs.statSync(path).isDirectory());
+    } catch (error) {
+      if (fg.isDynamicPattern(arg)) {
+        const matched = (await glob(arg, cwd)).filter((file) => !isFolder(file));
+        if (matched.length === 0) emptyGlobs.push(arg);
+        matched.forEach((file) => files.add(file));
+      } else if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
+        problems.push({ path: arg, reason: reasonOf(error as NodeJS.ErrnoException) });
+      } else {
+        // The link exists but cannot be followed (loop, permission): the reader says why.
+        files.add(path);
+      }
+      continue;
+    }
+    if (isDirectory) (await glob("**/*.json", path)).filter((file) => !isFolder(file)).forEach((file) => files.add(file));
+    else files.add(path);
+  }
+  return { files: [...files].sort(), problems, emptyGlobs };
+}
+
+/** A walk lists links as they are; a link to a folder that matched *.json is not a file to read. */
+function isFolder(path: string): boolean {
+  try {
+    return fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

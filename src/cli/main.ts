@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { UsageError } from "./usage-error.js";
+import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+const EXIT_CODES = `
+Exit codes:
+  0  every item is valid (warnings allowed, unless --strict)
+  1  at least one item is invalid, or a file is not parseable JSON
+  2  usage or configuration error, an unreadable path, or no file matched`;
+
+function wholeNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return value;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+const prefixOption = () => new Option("--prefix <prefix>", 'service prefix of the item\'s own properties (default "fair:")');
+const schemaUrlOption = () => new Option("--schema-url <url>", "schema identifier items must list in stac_extensions (default: fAIr's v1.0.0)");
+const configOption = () => new Option("-c, --config <file>", "configuration file (default: nearest basemodel.config.json or package.json \"basemodel\")");
+
+function program(): Command {
+  const cli = new Command("basemodel")
+    .description("Validate fAIr base model items (STAC + MLM + fair:)")
+    .version(version)
+    .showHelpAfterError()
+    .exitOverride();
+
+  cli
+    .command("validate")
+    .description("validate base model items in files, folders (*.json, recursively), globs, or - (standard input)")
+    .argument("[paths...]", "files, folders, globs; - reads standard input")
+    .addOption(prefixOption())
+    .addOption(schemaUrlOption())
+    .option("--strict", "count warnings as errors")
+    .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
+    .option("--max-errors <n>", "at most this many issues per item (default 100)", wholeNumber)
+    .option("-q, --quiet", "print only problems")
+    .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")
+    .addOption(configOption())
+    .option("--ignore <glob>", "skip files matching this glob (repeatable); node_modules and .git are always skipped", collect, [])
+    .option("--color", "colour the text output")
+    .option("--no-color", "never colour the text output")
+    .option("--stdin-filename <name>", "name shown for standard input; .ndjson/.jsonl reads it as NDJSON")
+    .addHelpText("after", EXIT_CODES)
+    .action(async (paths: string[], flags: ValidateFlags) => {
+      process.exitCode = await runValidate(paths, flags, {
+        cwd: process.cwd(),
+        env: process.env,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: process.stdin,
+      });
+    });
+
+  cli
+    .command("schema")
+    .description("print the JSON Schema of a base model item (with --prefix and --schema-url applied)")
+    .addOption(prefixOption())
+    .addOption(schemaUrlOption())
+    .addOption(configOption())
+    .action(async (flags: { prefix?: string; schemaUrl?: string; config?: string }) => {
+      const [{ createValidator }, { loadConfig }] = await Promise.all([import("../index.js"), import("./config.js")]);
+      const { config } = loadConfig(process.cwd(), flags.config);
+      let schema;
+      try {
+        schema = createValidator({ prefix: flags.prefix ?? config.prefix, schemaUrl: flags.schemaUrl ?? config.schemaUrl } as object).schema();
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
+    });
+
+  cli
+    .command("rules")
+    .description("print the rules table (Markdown), or --json for the rule catalogue")
+    .option("--json", "print the rules as JSON")
+    .action(async (flags: { json?: boolean }) => {
+      const [{ rules }, { rulesMarkdown }] = await Promise.all([import("../item/rules.js"), import("../item/rules-doc.js")]);
+      process.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : rulesMarkdown());
+    });
+
+  return cli;
+}
+
+/** Runs the CLI; sets process.exitCode rather than exiting, so piped output is never cut short. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander printed its message already; help and --version end with 0, usage mistakes with 2.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+    } else if (error instanceof UsageError) {
+      process.stderr.write(`basemodel: ${error.message}\n`);
+      process.exitCode = EXIT_USAGE;
+    } else {
+      process.stderr.write(`basemodel: internal error: ${(error as Error).stack ?? error}\n`);
+      process.exitCode = EXIT_USAGE;
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import { appendFileSync } from "node:fs";
+import { extname, relative } from "node:path";
+import { createValidator, type Issue, type ItemResult, type Validator } from "../index.js";
+import { formatterFor, formats } from "../report/index.js";
+import { formatStepSummary } from "../report/github.js";
+import type { FileReport, RunReport } from "../report/types.js";
+import { loadConfig } from "./config.js";
+import { findFiles } from "./files.js";
+import { readItemFile } from "./read.js";
+import { UsageError } from "./usage-error.js";
+
+export interface ValidateFlags {
+  prefix?: string;
+  schemaUrl?: string;
+  strict?: boolean;
+  maxErrors?: number;
+  quiet?: boolean;
+  format?: string;
+  config?: string;
+  ignore?: string[];
+  color?: boolean;
+  stdinFilename?: string;
+}
+
+export interface Io {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  stdin: AsyncIterable<Buffer | string>;
+}
+
+export const EXIT_VALID = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+
+const NDJSON_EXTENSIONS = new Set([".ndjson", ".jsonl"]);
+
+/** Colour only on a terminal; FORCE_COLOR and NO_COLOR (https://no-color.org) decide before that, a flag before both. */
+export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean | undefined): boolean {
+  if (flag !== undefined) return flag;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  if (env.NO_COLOR) return false;
+  return isTTY === true;
+}
+
+const byPosition = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+
+function fileReport(file: string, bytes: Buffer, validator: Validator): FileReport {
+  const format = NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json";
+  const items: ItemResult[] = validator.validateDocumentText(bytes, { format });
+  let hasIssues = false;
+  for (const item of items) {
+    item.errors.sort(byPosition);
+    item.warnings.sort(byPosition);
+    hasIssues ||= item.errors.length > 0 || item.warnings.length > 0;
+  }
+  return hasIssues ? { file, items, source: bytes.toString("utf8") } : { file, items };
+}
+
+async function readStdin(stdin: Io["stdin"]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Progress on standard error for long runs on a terminal; silent otherwise. */
+function progress(io: Io, total: number): (done: number) => void {
+  if (!io.stderr.isTTY || total < 500) return () => {};
+  let shown = 0;
+  return (done) => {
+    const now = Date.now();
+    if (done === total) io.stderr.write("\r\x1b[K");
+    else if (now - shown > 100) {
+      shown = now;
+      io.stderr.write(`\rvalidating ${done}/${total} files`);
+    }
+  };
+}
+
+/** `basemodel validate`: finds the files, validates every item, prints the report; returns the exit code. */
+export async function runValidate(paths: readonly string[], flags: ValidateFlags, io: Io): Promise<number> {
+  const started = performance.now();
+  const { config } = loadConfig(io.cwd, flags.config);
+  const formatName = flags.format ?? config.format ?? "text";
+  const formatter = formatterFor(formatName);
+  if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${Object.keys(formats).join(", ")}`);
+  let validator: Validator;
+  try {
+    validator = createValidator({
+      prefix: flags.prefix ?? config.prefix,
+      schemaUrl: flags.schemaUrl ?? config.schemaUrl,
+      strict: flags.strict ?? config.strict ?? false,
+      maxErrors: flags.maxErrors ?? config.maxErrors,
+    } as Parameters<typeof createValidator>[0]);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (paths.length === 0) throw new UsageError("give at least one file, folder or glob to validate, or - for standard input");
+
+  const reports: FileReport[] = [];
+  const ignore = [...(config.ignore ?? []), ...(flags.ignore ?? [])];
+  const found = await findFiles(
+    paths.filter((path) => path !== "-"),
+    io.cwd,
+    ignore,
+  );
+  for (const glob of found.emptyGlobs) io.stderr.write(`basemodel: no file matches ${glob}\n`);
+  for (const problem of found.problems) reports.push({ file: problem.path, items: [], readError: problem.reason });
+  if (paths.includes("-")) reports.push(fileReport(flags.stdinFilename ?? "<stdin>", await readStdin(io.stdin), validator));
+
+  const tick = progress(io, found.files.length);
+  found.files.forEach((path, index) => {
+    const file = relative(io.cwd, path) || path;
+    const read = readItemFile(path);
+    reports.push("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator));
+    tick(index + 1);
+  });
+
+  if (reports.length === 0) {
+    io.stderr.write("basemodel: no file matched; nothing was validated\n");
+    return EXIT_USAGE;
+  }
+  const report = summarise(reports, validator, performance.now() - started);
+  io.stdout.write(formatter(report, { color: useColor(flags.color, io.env, io.stdout.isTTY), quiet: flags.quiet ?? config.quiet ?? false }));
+  if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, formatStepSummary(report));
+
+  if (report.summary.unreadable > 0) return EXIT_USAGE;
+  return report.summary.invalid > 0 ? EXIT_INVALID : EXIT_VALID;
+}
+
+function summarise(files: FileReport[], validator: Validator, durationMs: number): RunReport {
+  const summary = { files: files.length, unreadable: 0, items: 0, valid: 0, invalid: 0, errors: 0, warnings: 0, durationMs: Math.round(durationMs) };
+  for (const file of files) {
+    if (file.readError !== undefined) summary.unreadable++;
+    for (const item of file.items) {
+      summary.items++;
+      if (item.valid) summary.valid++;
+      else summary.invalid++;
+      summary.errors += item.errors.length;
+      summary.warnings += item.warnings.length;
+    }
+  }
+  const { prefix, schemaUrl, strict } = validator.settings;
+  return { files, summary, settings: { prefix, schemaUrl, strict } };
+}

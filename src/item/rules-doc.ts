@@ -1,0 +1,22 @@
+import { rules } from "./rules.js";
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** The rules table in Markdown: printed by `basemodel rules`, and docs/rules.md (a test keeps the two equal). */
+export function rulesMarkdown(): string {
+  const rows = rules.map(
+    (rule) => `| \`${rule.id}\` | ${rule.severity} | ${cell(rule.summary)} | ${cell(rule.appliesTo)} | ${cell(rule.example)} |`,
+  );
+  return [
+    "# Rules",
+    "",
+    "Every issue `basemodel` reports carries one of these stable rule ids. With `--strict` (or the",
+    "`strict` option) every warning counts as an error. Generated from `src/item/rules.ts` by",
+    "`basemodel rules`; a test fails when this file and the code disagree.",
+    "",
+    "| Rule | Severity | What it checks | Where | Example |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,64 @@
+/** How every output format names items, issues and files, so that all of them say the same thing. */
+import { isAbsolute, relative, sep } from "node:path";
+import type { Issue } from "../item/issue.js";
+import { describePointer } from "../item/pointer.js";
+import type { FileReport, ItemResult, RunReport } from "./types.js";
+
+/**
+ * Where an item sits in its file, when the file holds more than one: `features[3]` for a
+ * collection member, `line 12` for an NDJSON line. Undefined for a lone item.
+ */
+export function itemLabel(file: FileReport, item: ItemResult): string | undefined {
+  if (item.pointer !== "") return describePointer(item.pointer);
+  if (file.items.length > 1 && item.line !== undefined) return `line ${item.line}`;
+  return undefined;
+}
+
+/** The errors of an item, then its warnings: the order every format reports them in. */
+export function issuesOf(item: ItemResult): Issue[] {
+  return [...item.errors, ...item.warnings];
+}
+
+/** The message followed by the likely fix: `... found "pytorch" (did you mean "PyTorch"?)`. */
+export function issueText(issue: Issue): string {
+  return issue.suggestion === undefined ? issue.message : `${issue.message} (${issue.suggestion})`;
+}
+
+/** `line:column`, or just the line, or undefined when the issue has no position. */
+export function issuePosition(issue: Issue): string | undefined {
+  if (issue.line === undefined) return undefined;
+  return issue.column === undefined ? `${issue.line}` : `${issue.line}:${issue.column}`;
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** Said where maxErrors cut an item's issues short. */
+export function moreIssuesText(omitted: number): string {
+  return `… and ${plural(omitted, "more issue")} (raise --max-errors)`;
+}
+
+export interface LocatedIssue {
+  file: FileReport;
+  item: ItemResult;
+  issue: Issue;
+}
+
+/** Every issue of the run, file by file and item by item. */
+export function* allIssues(report: RunReport): Generator<LocatedIssue> {
+  for (const file of report.files) {
+    for (const item of file.items) {
+      for (const issue of issuesOf(item)) yield { file, item, issue };
+    }
+  }
+}
+
+/**
+ * The file's path relative to the working directory with "/" separators and no leading "./",
+ * as CI services expect it (they resolve it against the checkout root).
+ */
+export function portablePath(file: string): string {
+  const relativePath = isAbsolute(file) ? relative(process.cwd(), file) : file;
+  return relativePath.split(sep).join("/").replace(/^(\.\/)+/, "");
+}

@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll } from "vitest";
+
+export const ROOT = resolve(__dirname, "../..");
+export const BIN = join(ROOT, "bin/basemodel.js");
+export const SHARED = resolve(ROOT, "../shared");
+export const REAL_MODEL = join(SHARED, "data/fair-models/models/unet_segmentation/stac-item.json");
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string | Buffer;
+  /** Run as an unprivileged user, so that file permissions apply even when the tests run as root. */
+  unprivileged?: boolean;
+}
+
+/** Runs the real CLI in a child process, as a user would. */
+export function basemodel(args: string[], options: RunOptions = {}): Promise<Run> {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
+  const asNobody = options.unprivileged && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, ...asNobody });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** A fresh folder that every user can enter, removed after the file's tests. */
+export function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-cli-"));
+  chmodSync(dir, 0o755);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function realModelText(): string {
+  return readFileSync(REAL_MODEL, "utf8");
+}

@@ -1,0 +1,79 @@
+/** Run reports built from real validator output on the real fAIr items, for the formatter tests. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, validateDocumentText, type DocumentOptions, type ValidatorOptions } from "../../src/index.js";
+import type { FileReport, RunReport } from "../../src/report/types.js";
+
+const MODELS = resolve(__dirname, "../../../shared/data/fair-models/models");
+
+/** The real UNet base model item, pretty-printed with 4 spaces as published. */
+export const unetText = readFileSync(resolve(MODELS, "unet_segmentation/stac-item.json"), "utf8");
+const unet = JSON.parse(unetText) as Record<string, unknown>;
+
+/** The real item without its one warning (a fair: property the v1.0.0 rules do not define). */
+export const cleanText = unetText.replace('"fair:hyperparameters_spec"', '"hyperparameters_spec"');
+
+/**
+ * The real item with four members broken: type "feature" (line 2), mlm:name removed (reported at
+ * "properties", line 46), mlm:framework "pytorch" (line 57), and an unknown fair:metric_spec (line 70).
+ */
+export const brokenText = unetText
+  .replace('"type": "Feature"', '"type": "feature"')
+  .replace('"mlm:name": "unet-segmentation",', "")
+  .replace('"mlm:framework": "PyTorch"', '"mlm:framework": "pytorch"')
+  .replace('"version": "1",', '"version": "1",\n        "fair:metric_spec": [],');
+
+export const syntaxErrorText = '{"type": "Feature",}';
+
+/** Two features: the real item, and a copy with id "b" and type "x". */
+export const collectionText = JSON.stringify({ type: "FeatureCollection", features: [unet, { ...unet, id: "b", type: "x" }] }, null, 2);
+
+/** Line 1 the real item, line 2 blank, line 3 with type "Feat", line 4 not JSON; every line is ~3,500 characters or less. */
+export const ndjsonText = `${JSON.stringify(unet)}\n\n${JSON.stringify({ ...unet, type: "Feat" })}\n{oops\n`;
+
+/** What the CLI builds for one file: the items, and the text when something must be shown in it. */
+export function fileReport(file: string, text: string, options: DocumentOptions & ValidatorOptions = {}): FileReport {
+  const items = validateDocumentText(text, options);
+  const hasIssues = items.some((item) => item.errors.length + item.warnings.length > 0);
+  return hasIssues ? { file, items, source: text } : { file, items };
+}
+
+export function unreadable(file: string, readError: string): FileReport {
+  return { file, items: [], readError };
+}
+
+export function runReport(files: FileReport[], durationMs = 12.4): RunReport {
+  const items = files.flatMap((file) => file.items);
+  const valid = items.filter((item) => item.valid).length;
+  return {
+    files,
+    summary: {
+      files: files.length,
+      unreadable: files.filter((file) => file.readError !== undefined).length,
+      items: items.length,
+      valid,
+      invalid: items.length - valid,
+      errors: items.reduce((sum, item) => sum + item.errors.length, 0),
+      warnings: items.reduce((sum, item) => sum + item.warnings.length, 0),
+      durationMs,
+    },
+    settings: { prefix: DEFAULT_PREFIX, schemaUrl: DEFAULT_SCHEMA_URL, strict: false },
+  };
+}
+
+/** One file of each kind the CLI meets: broken, valid, not JSON, a collection, NDJSON, unreadable. */
+export function mixedReport(): RunReport {
+  return runReport([
+    fileReport("models/unet/stac-item.json", brokenText),
+    fileReport("models/clean/stac-item.json", cleanText),
+    fileReport("bad-syntax.json", syntaxErrorText),
+    fileReport("catalog/collection.json", collectionText),
+    fileReport("items.ndjson", ndjsonText, { format: "ndjson" }),
+    unreadable("missing.json", "ENOENT: no such file or directory"),
+  ]);
+}
+
+/** The total number of issues of a report. */
+export function issueCount(report: RunReport): number {
+  return report.files.flatMap((file) => file.items).reduce((sum, item) => sum + item.errors.length + item.warnings.length, 0);
+}
