@@ -8,6 +8,8 @@ import type { ItemResult, ValidationResult } from "./item/issue.js";
 import type { BaseModelItem } from "./item/types.js";
 import {
   createValidator,
+  settingsFrom,
+  validatorWith,
   type DocumentOptions,
   type TextOptions,
   type TextValidationResult,
@@ -18,16 +20,30 @@ import {
 let defaultValidator: Validator | undefined;
 const configured = new Map<string, Validator>();
 
-/** fAIr's validator, or one per distinct set of options (compiled once, then reused). */
+/** fAIr's validator, or one per distinct set of settings (checked first, compiled once, then reused). */
 function validatorFor(options?: ValidatorOptions): Validator {
   if (options === undefined) return (defaultValidator ??= createValidator());
-  const key = JSON.stringify([options.prefix, options.schemaUrl, options.strict, options.maxErrors, Object.keys(options)]);
+  const settings = settingsFrom(options);
+  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors].join("\n");
   let validator = configured.get(key);
   if (!validator) {
-    validator = createValidator(options);
+    validator = validatorWith(settings);
     configured.set(key, validator);
   }
   return validator;
+}
+
+/** Splits the text options (file, format) from the validator's; anything but an object is refused. */
+function textOptions<T extends object>(options: T | undefined, own: ReadonlyArray<keyof T>): [Partial<T>, ValidatorOptions | undefined] {
+  if (options === undefined) return [{}, undefined];
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError("validator options must be an object");
+  const mine: Partial<T> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if ((own as readonly string[]).includes(key)) mine[key as keyof T] = value;
+    else rest[key] = value;
+  }
+  return [mine, rest as ValidatorOptions];
 }
 
 /** Checks one item (any JavaScript value) and returns every broken rule. */
@@ -37,14 +53,14 @@ export function validateItem(value: unknown, options?: ValidatorOptions): Valida
 
 /** Checks one item written as JSON text (or UTF-8 bytes); every issue carries line and column. */
 export function validateItemText(text: string | Uint8Array, options?: TextOptions & ValidatorOptions): TextValidationResult {
-  const { file, ...validatorOptions } = options ?? {};
-  return validatorFor(options && validatorOptions).validateText(text, file === undefined ? {} : { file });
+  const [{ file }, validatorOptions] = textOptions(options, ["file"]);
+  return validatorFor(validatorOptions).validateText(text, file === undefined ? {} : { file });
 }
 
 /** Checks every item of a JSON document (a lone item or a FeatureCollection) or of NDJSON text. */
 export function validateDocumentText(text: string | Uint8Array, options?: DocumentOptions & ValidatorOptions): ItemResult[] {
-  const { file, format, ...validatorOptions } = options ?? {};
-  return validatorFor(options && validatorOptions).validateDocumentText(text, format === undefined ? {} : { format });
+  const [{ format }, validatorOptions] = textOptions(options, ["file", "format"]);
+  return validatorFor(validatorOptions).validateDocumentText(text, format === undefined ? {} : { format });
 }
 
 /** True when the value is a valid base model item (warnings allowed). */

@@ -11,10 +11,40 @@ export interface MessageContext {
 }
 
 const PREVIEW_LENGTH = 60;
+const PREVIEW_DEPTH = 3;
 
+/**
+ * A short JSON-like rendering of a value. It stops at PREVIEW_LENGTH characters and PREVIEW_DEPTH
+ * levels, so that a huge, deeply nested or circular value costs little and cannot overflow the stack.
+ */
 function preview(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+  let out = "";
+  const write = (node: unknown, depth: number): void => {
+    if (out.length > PREVIEW_LENGTH) return;
+    if (typeof node === "string") out += JSON.stringify(node.slice(0, PREVIEW_LENGTH + 1));
+    else if (node === null || typeof node !== "object") out += String(node);
+    else if (depth === PREVIEW_DEPTH) out += Array.isArray(node) ? "[…]" : "{…}";
+    else if (Array.isArray(node)) {
+      out += "[";
+      for (let i = 0; i < node.length && out.length <= PREVIEW_LENGTH; i++) {
+        if (i > 0) out += ",";
+        write(node[i], depth + 1);
+      }
+      out += "]";
+    } else {
+      out += "{";
+      let first = true;
+      for (const key in node) {
+        if (out.length > PREVIEW_LENGTH) break;
+        out += `${first ? "" : ","}${JSON.stringify(key)}:`;
+        first = false;
+        write((node as Record<string, unknown>)[key], depth + 1);
+      }
+      out += "}";
+    }
+  };
+  write(value, 0);
+  return out.length > PREVIEW_LENGTH ? `${out.slice(0, PREVIEW_LENGTH - 1)}…` : out;
 }
 
 /** "a string ("yes")", "an array of 2 items", "null": what a person needs to recognise the value. */
@@ -132,8 +162,10 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
       });
     }
     case "contains": {
-      const listed = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
-      const near = closest(context.schemaUrl, listed);
+      const listed = Array.isArray(value) ? value.slice(0, 50).filter((entry): entry is string => typeof entry === "string") : [];
+      // Only a near-identical identifier (a version or scheme typo) is worth a "replace": another
+      // schema's identifier (the dataset schema, say) means the item is not a base model item at all.
+      const near = closest(context.schemaUrl, listed, 3);
       const suggestion =
         near === undefined
           ? `add ${JSON.stringify(context.schemaUrl)} to stac_extensions`

@@ -117,8 +117,23 @@ function printable(message: string): string {
   return message.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Why JSON.parse rejected a text, at a line and column. */
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lastBreak = before.lastIndexOf("\n");
+  return { line: before.split("\n").length, column: offset - lastBreak };
+}
+
+/**
+ * Why JSON.parse rejected a text, at a line and column. A text that stops early (V8 says so, or
+ * places the error at its very end) is reported at its end: the position parser would name the
+ * last token it saw, or 1:1.
+ */
 export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
+  const v8Offset = /position (\d+)/.exec(parseError.message);
+  const end = text.trimEnd().length;
+  if (/end of JSON input/.test(parseError.message) || (v8Offset && Number(v8Offset[1]) >= end)) {
+    return { message: "Unexpected end of input: the text stops before the JSON value is complete", ...positionAt(text, end) };
+  }
   try {
     parse(text, { mode: "json" });
   } catch (error) {
@@ -128,11 +143,5 @@ export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
     }
   }
   // The position parser overflowed or disagreed: fall back to the offset V8 gives, if any.
-  const offset = /position (\d+)/.exec(parseError.message);
-  if (offset) {
-    const before = text.slice(0, Number(offset[1]));
-    const line = before.split("\n").length;
-    return { message: printable(parseError.message), line, column: before.length - before.lastIndexOf("\n") };
-  }
-  return { message: printable(parseError.message), line: 1, column: 1 };
+  return { message: printable(parseError.message), ...(v8Offset ? positionAt(text, Number(v8Offset[1])) : { line: 1, column: 1 }) };
 }

@@ -21,9 +21,9 @@ function distance(a: string, b: string): number {
 /**
  * The candidate a person most likely meant, or undefined when none is close.
  * A candidate equal but for letter case always wins; otherwise the edit distance
- * must be small against the length of the word.
+ * must be small against the length of the word, or at most maxDistance when given.
  */
-export function closest(found: string, candidates: readonly string[]): string | undefined {
+export function closest(found: string, candidates: readonly string[], maxDistance?: number): string | undefined {
   if (found.length > 200) return undefined;
   const lower = found.toLowerCase();
   const sameLetters = candidates.find((candidate) => candidate.toLowerCase() === lower);
@@ -31,6 +31,7 @@ export function closest(found: string, candidates: readonly string[]): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    if (candidate.length > 200) continue;
     const d = distance(lower, candidate.toLowerCase());
     if (d < bestDistance) {
       best = candidate;
@@ -38,6 +39,6 @@ export function closest(found: string, candidates: readonly string[]): string | 
     }
   }
   if (best === undefined) return undefined;
-  const allowed = Math.max(1, Math.floor(Math.min(found.length, best.length) / 3));
+  const allowed = maxDistance ?? Math.max(1, Math.floor(Math.min(found.length, best.length) / 3));
   return bestDistance <= allowed ? best : undefined;
 }

@@ -59,25 +59,35 @@ export class BaseModelItemError extends Error {
   }
 }
 
+/** A value as a person would write it: NaN and Infinity stay themselves (JSON would say null). */
+function shown(value: unknown): string {
+  return typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" ? String(value) : JSON.stringify(value) ?? String(value);
+}
+
 const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors"]);
 
-function settingsFrom(options: ValidatorOptions): EngineSettings {
+/** Checked, normalised settings; a TypeError says what is wrong with the options. */
+export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (options === null || typeof options !== "object") throw new TypeError("validator options must be an object");
   const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name));
   if (unknown.length > 0) {
     throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
   const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS } = options;
-  if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${JSON.stringify(strict)}`);
+  if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${shown(strict)}`);
   if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
-    throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${JSON.stringify(maxErrors)}`);
+    throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${shown(maxErrors)}`);
   }
   return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors };
 }
 
 /** A validator for one deployment of the format; createValidator() with no options is fAIr's. */
 export function createValidator(options: ValidatorOptions = {}): Validator {
-  const settings = Object.freeze(settingsFrom(options));
+  return validatorWith(settingsFrom(options));
+}
+
+export function validatorWith(checked: EngineSettings): Validator {
+  const settings = Object.freeze({ ...checked });
   const engine = new Engine(settings);
   const withFile = <T extends object>(result: T, file: string | undefined): T & { file?: string } =>
     file === undefined ? result : { ...result, file };
@@ -86,7 +96,10 @@ export function createValidator(options: ValidatorOptions = {}): Validator {
     schema: () => buildSchema(settings),
     validate: (value) => engine.finish(engine.check(value)),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
-    validateDocumentText: (text, { format = "json" } = {}) => validateDocument(engine, text, format),
+    validateDocumentText: (text, { format = "json" } = {}) => {
+      if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; got ${shown(format)}`);
+      return validateDocument(engine, text, format);
+    },
     isBaseModelItem: (value): value is BaseModelItem => engine.finish(engine.check(value)).valid,
     assertBaseModelItem(value): asserts value is BaseModelItem {
       const result = engine.finish(engine.check(value));

@@ -1,0 +1,225 @@
+/**
+ * The real fAIr catalogue files (AGPL data, read from ../shared, never copied into the repo):
+ * the three base model items are valid with one warning, the three dataset items are invalid.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { validateItem, validateItemText, type Issue } from "../src/index.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FAIR_MODELS = path.resolve(here, "../../shared/data/fair-models");
+const SCHEMA_URL = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json";
+
+const MODELS = ["resnet18_classification", "unet_segmentation", "yolo11n_detection"];
+const DATASETS = ["buildings-banepa-classification", "buildings-banepa-detection", "buildings-banepa-segmentation"];
+
+const modelText = (name: string): string => readFileSync(path.join(FAIR_MODELS, "models", name, "stac-item.json"), "utf8");
+const datasetText = (name: string): string => readFileSync(path.join(FAIR_MODELS, "data/sample", name, "stac-item.json"), "utf8");
+
+const keys = (issues: readonly Issue[]): string[] => issues.map((issue) => `${issue.rule} ${issue.path}`).sort();
+
+/** The item with every member name that starts with "fair:" renamed to start with "svc:" (values are left alone). */
+const toSvc = (text: string): string => text.replace(/"fair:([^"]*)"(\s*):/g, '"svc:$1"$2:');
+
+/** 1-based line and column of the first occurrence of `needle`. */
+function positionOf(text: string, needle: string): { line: number; column: number } {
+  const lines = text.split("\n");
+  const index = lines.findIndex((line) => line.includes(needle));
+  if (index === -1) throw new Error(`${needle} not found`);
+  return { line: index + 1, column: lines[index]!.indexOf(needle) + 1 };
+}
+
+describe.each(MODELS)("real base model item %s", (name) => {
+  const text = modelText(name);
+  const item = () => JSON.parse(text) as Record<string, any>;
+
+  it("is valid, with exactly one warning: the undefined fair:hyperparameters_spec", () => {
+    const result = validateItem(item());
+    expect(result.valid).toBe(true);
+    expect(result.errors).toEqual([]);
+    expect(result.omitted).toBe(0);
+    expect(result.warnings).toEqual([
+      {
+        rule: "unknown-prefixed-property",
+        severity: "warning",
+        path: "/properties/fair:hyperparameters_spec",
+        message:
+          "properties.fair:hyperparameters_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix",
+        expected: ["fair:metrics_spec", "fair:split_spec"],
+        actual: "fair:hyperparameters_spec",
+      },
+    ]);
+  });
+
+  it("is invalid with strict, that warning being the one error", () => {
+    const result = validateItem(item(), { strict: true });
+    expect(result.valid).toBe(false);
+    expect(result.warnings).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({
+      rule: "unknown-prefixed-property",
+      severity: "error",
+      path: "/properties/fair:hyperparameters_spec",
+    });
+  });
+
+  it("from text, the warning points at the member name", () => {
+    const result = validateItemText(text);
+    expect(result.valid).toBe(true);
+    const at = positionOf(text, '"fair:hyperparameters_spec"');
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatchObject({ line: at.line, column: at.column, endLine: at.line, endColumn: at.column + 27 });
+  });
+
+  it('validates the same under prefix "svc:" once its "fair:" members are renamed', () => {
+    const svcText = toSvc(text);
+    expect(svcText).not.toMatch(/"fair:[^"]*"\s*:/);
+    expect(svcText).toContain('"key": "fair:'); // values are not member names
+    const svcItem = JSON.parse(svcText);
+    for (const prefix of ["svc:", "svc"]) {
+      const result = validateItem(svcItem, { prefix });
+      expect(result.valid).toBe(true);
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toHaveLength(1);
+      expect(result.warnings[0]).toMatchObject({
+        rule: "unknown-prefixed-property",
+        path: "/properties/svc:hyperparameters_spec",
+        expected: ["svc:metrics_spec", "svc:split_spec"],
+      });
+      expect(result.warnings[0]!.message).toBe(
+        "properties.svc:hyperparameters_spec is not defined by the base model schema, which defines only svc:metrics_spec and svc:split_spec with this prefix",
+      );
+    }
+    const strict = validateItem(svcItem, { prefix: "svc:", strict: true });
+    expect(keys(strict.errors)).toEqual(["unknown-prefixed-property /properties/svc:hyperparameters_spec"]);
+  });
+
+  it('is invalid under prefix "svc:" as written: its fair: members do not count', () => {
+    const result = validateItem(item(), { prefix: "svc:" });
+    expect(result.valid).toBe(false);
+    expect(keys(result.errors)).toEqual(["required /properties/svc:metrics_spec", "required /properties/svc:split_spec"]);
+    // fair: is just another foreign prefix under svc:, so its members are allowed silently.
+    expect(result.warnings).toEqual([]);
+    expect(result.errors.map((issue) => issue.message).sort()).toEqual([
+      '"svc:metrics_spec" is missing from properties',
+      '"svc:split_spec" is missing from properties',
+    ]);
+  });
+
+  it("the renamed svc: item is invalid under the default fair: prefix", () => {
+    const result = validateItem(JSON.parse(toSvc(text)));
+    expect(keys(result.errors)).toEqual(["required /properties/fair:metrics_spec", "required /properties/fair:split_spec"]);
+    expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("a custom schemaUrl", () => {
+  const CUSTOM = "https://models.example.org/schemas/v2.0.0/base-model/schema.json";
+  const text = modelText("unet_segmentation");
+
+  it("is required in stac_extensions: the fAIr identifier alone no longer counts", () => {
+    const item = JSON.parse(text);
+    expect(item.stac_extensions).toContain(SCHEMA_URL);
+    const result = validateItem(item, { schemaUrl: CUSTOM });
+    expect(result.valid).toBe(false);
+    expect(keys(result.errors)).toEqual(["schema-url /stac_extensions"]);
+    expect(result.errors[0]!.message).toBe(`stac_extensions must include the base model schema "${CUSTOM}"; found an array of 6 items`);
+    expect(result.errors[0]!.expected).toBe(CUSTOM);
+  });
+
+  it("makes the item valid once listed (the fAIr identifier may stay or go)", () => {
+    const item = JSON.parse(text);
+    item.stac_extensions.push(CUSTOM);
+    expect(validateItem(item, { schemaUrl: CUSTOM })).toMatchObject({ valid: true, errors: [] });
+    item.stac_extensions = item.stac_extensions.filter((url: string) => url !== SCHEMA_URL);
+    expect(validateItem(item, { schemaUrl: CUSTOM })).toMatchObject({ valid: true, errors: [] });
+    // ...and the default validator now misses its own identifier.
+    expect(keys(validateItem(item).errors)).toEqual(["schema-url /stac_extensions"]);
+  });
+
+  it("combines with a custom prefix", () => {
+    const item = JSON.parse(toSvc(text));
+    item.stac_extensions = [CUSTOM];
+    const result = validateItem(item, { schemaUrl: CUSTOM, prefix: "svc:" });
+    expect(result.valid).toBe(true);
+    expect(keys(result.warnings)).toEqual(["unknown-prefixed-property /properties/svc:hyperparameters_spec"]);
+  });
+});
+
+describe.each(DATASETS)("real dataset item %s", (name) => {
+  const text = datasetText(name);
+  const item = () => JSON.parse(text) as Record<string, any>;
+
+  /**
+   * A dataset item is a STAC Item, but no base model item: it lists the dataset schema instead of
+   * the base model one; it has title, description, keywords, version and license but none of the
+   * mlm: properties nor fair:metrics_spec / fair:split_spec; its licence CC-BY-4.0 is not one a
+   * base model may carry; and its assets (chips, labels) are none of the four required ones.
+   */
+  const EXPECTED_ERRORS = [
+    "schema-url /stac_extensions",
+    ...[
+      "mlm:name",
+      "mlm:architecture",
+      "mlm:tasks",
+      "mlm:framework",
+      "mlm:framework_version",
+      "mlm:pretrained",
+      "mlm:input",
+      "mlm:output",
+      "mlm:hyperparameters",
+      "fair:metrics_spec",
+      "fair:split_spec",
+    ].map((member) => `required /properties/${member}`),
+    "enum /properties/license",
+    ...["model", "source-code", "mlm:training", "mlm:inference"].map((asset) => `required /assets/${asset}`),
+  ].sort();
+
+  it("is invalid, with exactly the errors a person would expect", () => {
+    const result = validateItem(item());
+    expect(result.valid).toBe(false);
+    expect(keys(result.errors)).toEqual(EXPECTED_ERRORS);
+    expect(result.errors).toHaveLength(17);
+    expect(result.omitted).toBe(0);
+    // Its own fair: property (the uploader) is not one the base model schema defines.
+    expect(keys(result.warnings)).toEqual(["unknown-prefixed-property /properties/fair:user_id"]);
+  });
+
+  it("explains the schema identifier and the licence", () => {
+    const result = validateItem(item());
+    const schemaUrl = result.errors.find((issue) => issue.rule === "schema-url")!;
+    expect(schemaUrl.message).toBe(`stac_extensions must include the base model schema "${SCHEMA_URL}"; found an array of 4 items`);
+    // The dataset schema is another schema, not a typo of this one: the advice is to add, not replace.
+    expect(schemaUrl.suggestion).toBe(`add "${SCHEMA_URL}" to stac_extensions`);
+    const license = result.errors.find((issue) => issue.rule === "enum")!;
+    expect(license).toMatchObject({
+      path: "/properties/license",
+      message: 'properties.license must be one of "AGPL-3.0-only", "MIT", "Apache-2.0", "BSD-3-Clause"; found a string ("CC-BY-4.0")',
+      expected: ["AGPL-3.0-only", "MIT", "Apache-2.0", "BSD-3-Clause"],
+      actual: "CC-BY-4.0",
+    });
+    expect(license.suggestion).toBeUndefined();
+    const asset = result.errors.find((issue) => issue.path === "/assets/model")!;
+    expect(asset.message).toBe('"model" is missing from assets');
+  });
+
+  it("gives the same errors from text, each with a position", () => {
+    const result = validateItemText(text);
+    expect(keys(result.errors)).toEqual(EXPECTED_ERRORS);
+    const license = result.errors.find((issue) => issue.rule === "enum")!;
+    const at = positionOf(text, '"license": "CC-BY-4.0"');
+    expect(license).toMatchObject({ line: at.line, column: at.column + '"license": '.length });
+    const properties = positionOf(text, '"properties": {');
+    for (const issue of result.errors.filter((issue) => issue.rule === "required" && issue.path.startsWith("/properties/"))) {
+      expect(issue).toMatchObject({ line: properties.line, column: properties.column });
+    }
+  });
+
+  it("with strict, its fair:user_id is an error too", () => {
+    const result = validateItem(item(), { strict: true });
+    expect(keys(result.errors)).toEqual([...EXPECTED_ERRORS, "unknown-prefixed-property /properties/fair:user_id"].sort());
+    expect(result.warnings).toEqual([]);
+  });
+});
