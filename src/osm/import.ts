@@ -1,0 +1,129 @@
+/**
+ * Imports an OSM file (.osm.pbf, .osm, .osm.gz) into a new SQLite feature store.
+ *
+ * Two streaming passes over the input (see assemble.ts for why), then the store is written
+ * to a temporary file next to `dbPath` and renamed over it only once complete: a failed
+ * import leaves no half-written store, and an existing store is replaced atomically.
+ */
+import { rename, rm, stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { sqliteStoreFactory } from "../store/sqlite.js";
+import { FEATURE_TABLES } from "../store/store.js";
+import type { FeatureTable, FeatureWriter } from "../store/store.js";
+import { FeatureAssembler, ReferenceCollector } from "./assemble.js";
+import type { ProblemCounts, References } from "./assemble.js";
+import { OsmImportError } from "./errors.js";
+import { readPbf } from "./pbf.js";
+import { formatOsmTimestamp } from "./types.js";
+import type { OsmReader } from "./types.js";
+import { readOsmXml } from "./xml.js";
+
+export { OsmImportError } from "./errors.js";
+
+export interface ImportOptions {
+  /** Progress in input bytes over both passes: `done` grows to `total`. */
+  onProgress?(done: number, total: number): void;
+}
+
+export interface ImportSummary {
+  counts: Record<FeatureTable, number>;
+  problems: ProblemCounts;
+  replicationTimestamp: string | null;
+  seconds: number;
+}
+
+const READERS: Array<{ suffix: string; reader: OsmReader }> = [
+  { suffix: ".osm.pbf", reader: readPbf },
+  { suffix: ".pbf", reader: readPbf },
+  { suffix: ".osm.gz", reader: readOsmXml },
+  { suffix: ".osm", reader: readOsmXml },
+];
+
+function readerFor(path: string): OsmReader {
+  const name = path.toLowerCase();
+  const match = READERS.find(({ suffix }) => name.endsWith(suffix));
+  if (!match) {
+    throw new OsmImportError(path, `unknown file type (expected one of ${READERS.map((r) => r.suffix).join(", ")})`);
+  }
+  return match.reader;
+}
+
+export async function importOsm(inputPath: string, dbPath: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const started = performance.now();
+  const read = readerFor(inputPath);
+  const size = await fileSize(inputPath);
+  const progress = (pass: number) => (bytes: number) => options.onProgress?.(pass * size + bytes, 2 * size);
+
+  const collector = new ReferenceCollector();
+  for await (const block of read(inputPath, { skipNodes: true, onBytesRead: progress(0) })) {
+    if (block.kind === "entities") for (const entity of block.entities) collector.add(entity);
+  }
+  const references = collector.finish();
+
+  const temporaryPath = `${dbPath}.${process.pid}.${Date.now()}.importing`;
+  const store = await sqliteStoreFactory.create(temporaryPath);
+  try {
+    const writer = store.writer();
+    const summary = await writeFeatures(read, inputPath, references, writer, progress(1));
+    const seconds = (performance.now() - started) / 1000;
+    await writer.finish({
+      replicationTimestamp: summary.replicationTimestamp,
+      statistics: { source: basename(inputPath), importedAt: formatOsmTimestamp(Date.now()), ...summary, seconds },
+    });
+    await store.close();
+    await rename(temporaryPath, dbPath);
+    return { ...summary, seconds };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    await rm(temporaryPath, { force: true });
+    throw error;
+  }
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error("not a regular file");
+    return info.size;
+  } catch (error) {
+    throw new OsmImportError(path, `cannot read file (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** Pass 2: assembles every entity and inserts the features; aborts the writer on failure. */
+async function writeFeatures(
+  read: OsmReader,
+  inputPath: string,
+  references: References,
+  writer: FeatureWriter,
+  onBytesRead: (bytes: number) => void,
+): Promise<Omit<ImportSummary, "seconds">> {
+  const assembler = new FeatureAssembler(references);
+  const counts = Object.fromEntries(FEATURE_TABLES.map((table) => [table, 0])) as Record<FeatureTable, number>;
+  let headerTimestamp: string | null = null;
+  // Fallback when the header has none (typical of .osm files): the newest object's time.
+  let newestEntity = -Infinity;
+  try {
+    for await (const block of read(inputPath, { onBytesRead })) {
+      if (block.kind === "header") {
+        headerTimestamp = block.header.replicationTimestamp;
+        continue;
+      }
+      for (const entity of block.entities) {
+        if (entity.timestamp !== null && entity.timestamp > newestEntity) newestEntity = entity.timestamp;
+        const assembled = assembler.add(entity);
+        if (assembled === null) continue;
+        await writer.insert(assembled.table, assembled.feature);
+        counts[assembled.table]++;
+      }
+    }
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  return {
+    counts,
+    problems: assembler.problems,
+    replicationTimestamp: headerTimestamp ?? (Number.isFinite(newestEntity) ? formatOsmTimestamp(newestEntity) : null),
+  };
+}

@@ -1,0 +1,44 @@
+/** The GeoJSON geometry shapes (RFC 7946) the store holds, in WGS84 lon/lat degrees. */
+
+export type Position = [number, number];
+
+export type Geometry =
+  | { type: "Point"; coordinates: Position }
+  | { type: "LineString"; coordinates: Position[] }
+  | { type: "MultiLineString"; coordinates: Position[][] }
+  | { type: "Polygon"; coordinates: Position[][] }
+  | { type: "MultiPolygon"; coordinates: Position[][][] };
+
+export interface BBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** The bounding box of every position of a geometry. */
+export function geometryBBox(geometry: Geometry): BBox {
+  const box: BBox = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const extend = ([x, y]: Position): void => {
+    if (x < box.minX) box.minX = x;
+    if (x > box.maxX) box.maxX = x;
+    if (y < box.minY) box.minY = y;
+    if (y > box.maxY) box.maxY = y;
+  };
+  switch (geometry.type) {
+    case "Point":
+      extend(geometry.coordinates);
+      break;
+    case "LineString":
+      geometry.coordinates.forEach(extend);
+      break;
+    case "MultiLineString":
+    case "Polygon":
+      for (const line of geometry.coordinates) line.forEach(extend);
+      break;
+    case "MultiPolygon":
+      for (const polygon of geometry.coordinates) for (const ring of polygon) ring.forEach(extend);
+      break;
+  }
+  return box;
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import { FEATURE_TABLES } from "../../src/store/store.js";
+import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The shared real extracts (ODbL); read in place, never copied into the repository. */
+export const osmExtract = (name: string): string => resolve(here, "../../../shared/data/osm", name);
+export const MONACO = osmExtract("monaco-2025-01-01.osm.pbf");
+export const ANDORRA = osmExtract("andorra-2021-04-14.osm.pbf");
+
+export const fixture = (name: string): string => resolve(here, "../../fixtures/osm", name);
+
+/** A fresh temporary directory, removed after the test file. */
+export function temporaryDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), "basemodel-osm-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
+
+/** Every feature of a store, per table, keyed by OSM id. */
+export async function readAllFeatures(dbPath: string): Promise<Record<FeatureTable, Map<number, OsmFeature>>> {
+  const store = await sqliteStoreFactory.open(dbPath);
+  try {
+    const entries = await Promise.all(
+      FEATURE_TABLES.map(async (table) => {
+        const rows = await store.queryBBox(table, WORLD);
+        return [table, new Map(rows.map((row) => [row.osmId, row]))] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<FeatureTable, Map<number, OsmFeature>>;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import type { OsmFeature } from "../../src/store/store.js";
+
+const directory = mkdtempSync(join(tmpdir(), "basemodel-store-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let counter = 0;
+const freshPath = (): string => join(directory, `store-${++counter}.db`);
+
+const feature = (osmId: number, geometry: OsmFeature["geometry"]): OsmFeature => ({
+  osmId,
+  version: 2,
+  changeset: null,
+  timestamp: "2025-01-01T00:00:00Z",
+  uid: null,
+  user: null,
+  tags: { name: `feature ${osmId}` },
+  geometry,
+});
+
+const BENCH = feature(12_466_900_347, { type: "Point", coordinates: [7.42, 43.73] });
+const ROAD = feature(4097656, { type: "LineString", coordinates: [[7.41, 43.72], [7.43, 43.74]] });
+const FAR_ROAD = feature(5, { type: "LineString", coordinates: [[1.5, 42.5], [1.6, 42.6]] });
+const BUILDING = feature(6, { type: "Polygon", coordinates: [[[7.0, 43.0], [7.1, 43.0], [7.1, 43.1], [7.0, 43.0]]] });
+const ROUTE = feature(7, { type: "MultiLineString", coordinates: [[[7.4, 43.7], [7.5, 43.8]]] });
+
+describe("the SQLite feature store", () => {
+  it("stores features per table and finds them by bounding box", async () => {
+    const path = freshPath();
+    const store = await sqliteStoreFactory.create(path);
+    const writer = store.writer();
+    await writer.insert("nodes", BENCH);
+    await writer.insert("ways_line", ROAD);
+    await writer.insert("ways_line", FAR_ROAD);
+    await writer.insert("ways_poly", BUILDING);
+    await writer.insert("relations", ROUTE);
+    await writer.finish({ replicationTimestamp: "2025-01-01T21:21:00Z", statistics: { counts: { nodes: 1 } } });
+    await store.close();
+
+    const reopened = await sqliteStoreFactory.open(path);
+    const monaco = { minX: 7.4, minY: 43.7, maxX: 7.5, maxY: 43.8 };
+    expect(await reopened.queryBBox("nodes", monaco)).toEqual([BENCH]);
+    // The road's box overlaps; the far road's does not.
+    expect(await reopened.queryBBox("ways_line", monaco)).toEqual([ROAD]);
+    expect(await reopened.queryBBox("ways_poly", monaco)).toEqual([]);
+    expect(await reopened.queryBBox("relations", monaco)).toEqual([ROUTE]);
+    expect(await reopened.readMeta()).toEqual({ replicationTimestamp: "2025-01-01T21:21:00Z", statistics: { counts: { nodes: 1 } } });
+    await reopened.close();
+  });
+
+  it("keeps nothing of an aborted load", async () => {
+    const store = await sqliteStoreFactory.create(freshPath());
+    const writer = store.writer();
+    await writer.insert("nodes", BENCH);
+    await writer.abort();
+    expect(await store.queryBBox("nodes", { minX: -180, minY: -90, maxX: 180, maxY: 90 })).toEqual([]);
+    expect(await store.readMeta()).toBeNull();
+    await store.close();
+  });
+
+  it("refuses to create over an existing file", async () => {
+    const path = freshPath();
+    writeFileSync(path, "something");
+    await expect(sqliteStoreFactory.create(path)).rejects.toThrow(/the file exists/);
+  });
+
+  it("refuses to open a missing file or a file that is not a store", async () => {
+    await expect(sqliteStoreFactory.open(join(directory, "missing.db"))).rejects.toThrow();
+    const notAStore = freshPath();
+    writeFileSync(notAStore, "");
+    await expect(sqliteStoreFactory.open(notAStore)).rejects.toThrow(/is not a feature store/);
+    const textFile = freshPath();
+    writeFileSync(textFile, "x".repeat(4096));
+    await expect(sqliteStoreFactory.open(textFile)).rejects.toThrow(/is not a feature store/);
+  });
+});
