@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // Many tests start the real CLI or tsc as child processes: leave room for a busy machine.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });
