@@ -8,9 +8,10 @@
 // member (valid, no issue), the same item with 5 broken members (invalid), and
 // fixtures/valid/realistic-segmentation.json when it exists (valid and broken the same way).
 //
-// Each case is warmed up, then run for a fixed time; the row shows items/s and µs/item next to
-// its floor, measured in the same run on the same value (the two take turns in short slices, so
-// that a machine whose speed drifts slows both alike):
+// Each case is warmed up, then run for a fixed time (2 s, BENCH_SECONDS to change) next to its
+// floor, measured in the same run on the same value: the two take turns in 40 short slices, and
+// the row shows the best slice's items/s and µs/item (other load on the machine only ever slows
+// a slice down) with the median slice in brackets. The floors:
 //   validateItem      vs  a bare Ajv validator, new Ajv({ allErrors: true }).compile(schema)
 //                         (what the engine itself costs; ours adds issue shaping on failures)
 //   validateItemText  vs  JSON.parse of the same text (what reading the text costs)
