@@ -39,7 +39,7 @@ function program(): Command {
     .option("--strict", "count warnings as errors")
     .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
     .option("--max-errors <n>", "at most this many issues per item (default 100)", wholeNumber)
-    .option("-q, --quiet", "print only problems")
+    .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
     .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")
     .addOption(configOption())
     .option("--ignore <glob>", "skip files matching this glob (repeatable); node_modules and .git are always skipped", collect, [])

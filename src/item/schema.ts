@@ -40,7 +40,8 @@ function escapeRegExp(text: string): string {
 
 /**
  * The published schema re-targeted to another deployment of the same format: member names
- * with the fAIr prefix take the given prefix, and the fAIr identifier becomes schemaUrl.
+ * with the fAIr prefix take the given prefix (so do descriptions that name it), and the fAIr
+ * identifier becomes schemaUrl.
  */
 export function buildSchema(settings: SchemaSettings): JsonSchema {
   const renameMember = (name: string) =>
@@ -50,7 +51,7 @@ export function buildSchema(settings: SchemaSettings): JsonSchema {
     pattern.startsWith(prefixPattern) ? `^${escapeRegExp(settings.prefix)}${pattern.slice(prefixPattern.length)}` : pattern;
 
   const walk = (node: unknown, keyOf: (key: string) => string = (key) => key): unknown => {
-    if (typeof node === "string") return node === DEFAULT_SCHEMA_URL ? settings.schemaUrl : node;
+    if (typeof node === "string") return node === DEFAULT_SCHEMA_URL ? settings.schemaUrl : node.replaceAll(DEFAULT_PREFIX, settings.prefix);
     if (Array.isArray(node)) return node.map((element) => walk(element));
     if (node === null || typeof node !== "object") return node;
     const out: JsonSchema = {};

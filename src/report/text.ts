@@ -115,8 +115,13 @@ function itemHeader(file: FileReport, item: ItemResult, paint: ChalkInstance): s
   return [`  ${paint.bold(label)}${id}`];
 }
 
-function itemLines(name: string, file: FileReport, item: ItemResult, source: SourceLines | undefined, paint: ChalkInstance): string[] {
-  const issues = issuesOf(item);
+/** Quiet mode shows errors only, as ESLint's --quiet does; warnings still count in the summary. */
+function shownIssues(item: ItemResult, quiet: boolean): Issue[] {
+  return quiet ? item.errors : issuesOf(item);
+}
+
+function itemLines(name: string, file: FileReport, item: ItemResult, source: SourceLines | undefined, context: FormatContext, paint: ChalkInstance): string[] {
+  const issues = shownIssues(item, context.quiet);
   if (issues.length === 0 && item.omitted === 0) return [];
   return [
     ...itemHeader(file, item, paint),
@@ -125,17 +130,17 @@ function itemLines(name: string, file: FileReport, item: ItemResult, source: Sou
   ];
 }
 
-function hasProblems(file: FileReport): boolean {
-  return file.items.some((item) => item.errors.length > 0 || item.warnings.length > 0 || item.omitted > 0);
+function hasProblems(file: FileReport, quiet: boolean): boolean {
+  return file.items.some((item) => shownIssues(item, quiet).length > 0 || item.omitted > 0);
 }
 
-/** The lines printed for one file: nothing for a valid file in quiet mode. */
+/** The lines printed for one file: nothing in quiet mode for a file without errors. */
 function fileLines(file: FileReport, context: FormatContext, paint: ChalkInstance): string[] {
   const name = visible(file.file);
   if (file.readError !== undefined) return [`${name}  ${paint.red("error")}  ${visible(file.readError)}`];
-  if (!hasProblems(file)) return context.quiet ? [] : [`${name}  ${paint.green("ok")}`];
+  if (!hasProblems(file, context.quiet)) return context.quiet ? [] : [`${name}  ${paint.green("ok")}`];
   const source = file.source === undefined ? undefined : new SourceLines(file.source);
-  return [paint.bold.underline(name), ...file.items.flatMap((item) => itemLines(name, file, item, source, paint)), ""];
+  return [paint.bold.underline(name), ...file.items.flatMap((item) => itemLines(name, file, item, source, context, paint)), ""];
 }
 
 function count(value: number, noun: string, color: ChalkInstance): string {
