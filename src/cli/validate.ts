@@ -1,8 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { extname, relative } from "node:path";
 import { createValidator, type Issue, type ItemResult, type Validator } from "../index.js";
-import { formatterFor, formats } from "../report/index.js";
-import { formatStepSummary } from "../report/github.js";
+import { formatNames, loadFormatter } from "../report/index.js";
 import type { FileReport, RunReport } from "../report/types.js";
 import { loadConfig } from "./config.js";
 import { findFiles } from "./files.js";
@@ -83,8 +82,8 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   const started = performance.now();
   const { config } = loadConfig(io.cwd, flags.config);
   const formatName = flags.format ?? config.format ?? "text";
-  const formatter = formatterFor(formatName);
-  if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${Object.keys(formats).join(", ")}`);
+  const formatter = await loadFormatter(formatName);
+  if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${formatNames.join(", ")}`);
   let validator: Validator;
   try {
     validator = createValidator({
@@ -123,7 +122,10 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   }
   const report = summarise(reports, validator, performance.now() - started);
   io.stdout.write(formatter(report, { color: useColor(flags.color, io.env, io.stdout.isTTY), quiet: flags.quiet ?? config.quiet ?? false }));
-  if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, formatStepSummary(report));
+  if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) {
+    const { formatStepSummary } = await import("../report/github.js");
+    appendFileSync(io.env.GITHUB_STEP_SUMMARY, formatStepSummary(report));
+  }
 
   if (report.summary.unreadable > 0) return EXIT_USAGE;
   return report.summary.invalid > 0 ? EXIT_INVALID : EXIT_VALID;

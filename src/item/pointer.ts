@@ -1,11 +1,11 @@
 /** JSON Pointer (RFC 6901) helpers. */
 
 export function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 export function unescapeSegment(segment: string): string {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
 
 export function joinPointer(base: string, segment: string | number): string {

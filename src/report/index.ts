@@ -1,25 +1,28 @@
-/** The output formats of `basemodel validate`, by the name --format takes. */
-import { formatGithub } from "./github.js";
-import { formatJson } from "./json.js";
-import { formatJunit } from "./junit.js";
-import { formatSarif } from "./sarif.js";
-import { formatText } from "./text.js";
+/**
+ * The output formats of `basemodel validate`, by the name --format takes. Each formatter is
+ * loaded only when asked for: a run pays for the one format it prints (chalk only for text).
+ */
 import type { Formatter } from "./types.js";
 
-export const formats = {
-  text: formatText,
-  json: formatJson,
-  github: formatGithub,
-  sarif: formatSarif,
-  junit: formatJunit,
-} as const satisfies Record<string, Formatter>;
+const loaders = {
+  text: async () => (await import("./text.js")).formatText,
+  json: async () => (await import("./json.js")).formatJson,
+  github: async () => (await import("./github.js")).formatGithub,
+  sarif: async () => (await import("./sarif.js")).formatSarif,
+  junit: async () => (await import("./junit.js")).formatJunit,
+} as const satisfies Record<string, () => Promise<Formatter>>;
 
-export type FormatName = keyof typeof formats;
+export type FormatName = keyof typeof loaders;
 
-/** The formatter of a format name, or undefined for a name that is not one (a user's typo). */
-export function formatterFor(name: string): Formatter | undefined {
-  return Object.hasOwn(formats, name) ? formats[name as FormatName] : undefined;
+export const formatNames = Object.keys(loaders) as FormatName[];
+
+export function isFormatName(name: string): name is FormatName {
+  return Object.hasOwn(loaders, name);
 }
 
-export { formatStepSummary } from "./github.js";
+/** The formatter of a format name, or undefined for a name that is not one (a user's typo). */
+export async function loadFormatter(name: string): Promise<Formatter | undefined> {
+  return isFormatName(name) ? loaders[name]() : undefined;
+}
+
 export type { FileReport, FormatContext, Formatter, RunReport, RunSummary } from "./types.js";
