@@ -9,8 +9,9 @@ import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import { geometryBBox } from "./geojson.js";
 import type { BBox } from "./geojson.js";
+import type { TagFilter } from "../query/types.js";
 import { FEATURE_TABLES } from "./store.js";
-import type { FeatureStore, FeatureStoreFactory, FeatureTable, FeatureWriter, OsmFeature, StoreMeta } from "./store.js";
+import type { CandidateOptions, FeatureStore, FeatureStoreFactory, FeatureTable, FeatureWriter, OsmFeature, StoreMeta } from "./store.js";
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
@@ -83,7 +84,7 @@ interface FeatureRow {
 }
 
 class SqliteFeatureStore implements FeatureStore {
-  private readonly queries = new Map<FeatureTable, Statement>();
+  private readonly statements = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {}
 
@@ -92,15 +93,38 @@ class SqliteFeatureStore implements FeatureStore {
   }
 
   async queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]> {
-    let query = this.queries.get(table);
-    if (!query) {
-      query = this.db.prepare(
-        `SELECT t.* FROM ${table}_rtree r JOIN ${table} t ON t.osm_id = r.id
-         WHERE r.minX <= @maxX AND r.maxX >= @minX AND r.minY <= @maxY AND r.maxY >= @minY`,
-      );
-      this.queries.set(table, query);
+    const features: OsmFeature[] = [];
+    for await (const feature of this.candidates(table, bbox)) features.push(feature);
+    return features;
+  }
+
+  async *candidates(table: FeatureTable, bbox: BBox, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {
+    // The table name is the one thing spliced into the SQL: it must be one of ours.
+    if (!FEATURE_TABLES.includes(table)) throw new Error(`Unknown feature table ${JSON.stringify(table)}`);
+    const tags = tagCondition(options.tags);
+    const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
+    // osm_id IN (...) rather than a join: SQLite then reads the R*Tree's ids into a sorted
+    // list and walks the table in osm_id order, so the "id" order needs no sort and a caller
+    // that stops after one page reads little more than that page.
+    const sql = `SELECT t.* FROM ${table} t
+      WHERE t.osm_id IN (SELECT id FROM ${table}_rtree WHERE minX <= ? AND maxX >= ? AND minY <= ? AND maxY >= ?)
+      ${tags.sql === "" ? "" : `AND ${tags.sql}`}
+      ORDER BY ${order}`;
+    const rows = this.statement(sql).iterate(bbox.maxX, bbox.minX, bbox.maxY, bbox.minY, ...tags.parameters) as IterableIterator<FeatureRow>;
+    for (const row of rows) yield toFeature(row);
+  }
+
+  /** A prepared statement for `sql`; a fresh one when the cached one is still being iterated by another query. */
+  private statement(sql: string): Statement {
+    const cached = this.statements.get(sql);
+    if (cached && !cached.busy) return cached;
+    const statement = this.db.prepare(sql);
+    if (!cached) {
+      // Statements differ by the shape of the tag filter only, but requests choose that shape.
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, statement);
     }
-    return (query.all(bbox) as FeatureRow[]).map(toFeature);
+    return statement;
   }
 
   async readMeta(): Promise<StoreMeta | null> {
@@ -114,6 +138,25 @@ class SqliteFeatureStore implements FeatureStore {
   async close(): Promise<void> {
     this.db.close();
   }
+}
+
+const MAX_CACHED_STATEMENTS = 64;
+
+/**
+ * The tag filter as SQL over the JSON `tags` column. Keys and values only ever travel as bound
+ * parameters; a condition's values go as one JSON array so that any number of them binds to
+ * a single parameter.
+ */
+function tagCondition(filter: TagFilter | undefined): { sql: string; parameters: string[] } {
+  if (!filter || filter.conditions.length === 0) return { sql: "", parameters: [] };
+  const parameters: string[] = [];
+  const clauses = filter.conditions.map(({ key, values }) => {
+    parameters.push(key);
+    if (values.length === 0) return "EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ?)";
+    parameters.push(JSON.stringify(values));
+    return "EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ? AND tag.value IN (SELECT value FROM json_each(?)))";
+  });
+  return { sql: `(${clauses.join(filter.join === "and" ? " AND " : " OR ")})`, parameters };
 }
 
 function toFeature(row: FeatureRow): OsmFeature {

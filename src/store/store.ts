@@ -2,6 +2,7 @@
  * The feature store contract. The embedded SQLite store implements it, and a PostGIS store
  * must provide the same: the importer and the server only ever talk to this interface.
  */
+import type { TagFilter } from "../query/types.js";
 import type { BBox, Geometry } from "./geojson.js";
 
 /** The four tables of HOT's raw-data schema. */
@@ -38,11 +39,23 @@ export interface FeatureWriter {
   abort(): Promise<void>;
 }
 
+export interface CandidateOptions {
+  tags?: TagFilter | undefined;
+  /** "id" (the default): osm_id ascending. "newest": timestamp descending, features without one last, then osm_id descending. */
+  order?: "id" | "newest";
+}
+
 export interface FeatureStore {
   /** Starts a bulk load; a store accepts one writer at a time. */
   writer(): FeatureWriter;
   /** Rows whose geometry's bounding box intersects `bbox` (a candidate set: callers test exact geometry). */
   queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]>;
+  /**
+   * The same candidates, restricted by `options.tags` and streamed in `options.order`. Asynchronous
+   * so that a server-backed store can stream from a cursor; stopping early (break, return())
+   * releases the query.
+   */
+  candidates(table: FeatureTable, bbox: BBox, options?: CandidateOptions): AsyncIterable<OsmFeature>;
   readMeta(): Promise<StoreMeta | null>;
   close(): Promise<void>;
 }

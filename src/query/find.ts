@@ -1,0 +1,91 @@
+/**
+ * Answers a FeatureQuery from any FeatureStore: the store narrows by bounding box and tags
+ * (its indexes), then each candidate gets the exact area test, in the requested order, until
+ * the page and one more match are found. Nothing is read past that point, and no more than
+ * one candidate per table is held at a time.
+ */
+import type { Geometry } from "../store/geojson.js";
+import type { FeatureStore, FeatureTable, OsmFeature } from "../store/store.js";
+import type { FeatureQuery, FeatureQueryResult, FoundFeature, GeometryKind } from "./types.js";
+
+const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
+  point: new Set(["Point"]),
+  line: new Set(["LineString", "MultiLineString"]),
+  polygon: new Set(["Polygon", "MultiPolygon"]),
+};
+
+export async function findFeatures(store: FeatureStore, query: FeatureQuery): Promise<FeatureQueryResult> {
+  const { offset, limit } = query;
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number >= 0, found ${offset}`);
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number >= 0, found ${limit}`);
+  const features: FoundFeature[] = [];
+  let seen = 0;
+  const all = query.order === "newest" ? newestFirst(store, query) : byId(store, query);
+  // Leaving the loop early closes the store's queries (for await calls the iterator's return()).
+  for await (const found of all) {
+    if (seen === offset + limit) return { features, hasMore: true };
+    if (seen >= offset) features.push(found);
+    seen++;
+  }
+  return { features, hasMore: false };
+}
+
+/** Table by table in the query's order, each by osm_id. */
+async function* byId(store: FeatureStore, query: FeatureQuery): AsyncGenerator<FoundFeature> {
+  for (const table of distinct(query.tables)) yield* matches(store, query, table, "id");
+}
+
+/**
+ * All tables at once, newest first: each table's matches arrive newest first from the store,
+ * so merging their heads gives the global order without sorting (or holding) the matches.
+ */
+async function* newestFirst(store: FeatureStore, query: FeatureQuery): AsyncGenerator<FoundFeature> {
+  const streams = distinct(query.tables).map((table) => matches(store, query, table, "newest"));
+  try {
+    const heads = await Promise.all(streams.map((stream) => stream.next()));
+    for (;;) {
+      let pick = -1;
+      heads.forEach((head, index) => {
+        if (head.done) return;
+        const current = heads[pick];
+        // Ties go to the earlier table: `>` keeps the first of equals.
+        if (pick === -1 || (current && !current.done && newer(head.value.feature, current.value.feature) > 0)) pick = index;
+      });
+      if (pick === -1) return;
+      yield (heads[pick] as IteratorYieldResult<FoundFeature>).value;
+      heads[pick] = await streams[pick]!.next();
+    }
+  } finally {
+    await Promise.all(streams.map((stream) => stream.return(undefined)));
+  }
+}
+
+/** Positive when `a` comes first in the "newest" order: the store's order, restated. */
+function newer(a: OsmFeature, b: OsmFeature): number {
+  if (a.timestamp !== b.timestamp) {
+    // No timestamp sorts last, as SQL's NULL does in a descending order.
+    if (a.timestamp === null) return -1;
+    if (b.timestamp === null) return 1;
+    return a.timestamp > b.timestamp ? 1 : -1;
+  }
+  return a.osmId - b.osmId;
+}
+
+async function* matches(store: FeatureStore, query: FeatureQuery, table: FeatureTable, order: "id" | "newest"): AsyncGenerator<FoundFeature> {
+  const accepts = geometryTest(query);
+  const { area } = query;
+  for await (const feature of store.candidates(table, area.bbox, { tags: query.tags, order })) {
+    // The type test first: it is free, the exact area test is not.
+    if (accepts(feature.geometry) && area.intersects(feature.geometry)) yield { table, feature };
+  }
+}
+
+function geometryTest(query: FeatureQuery): (geometry: Geometry) => boolean {
+  if (query.geometry === undefined) return () => true;
+  const kind = KINDS[query.geometry];
+  return (geometry) => kind.has(geometry.type);
+}
+
+function distinct(tables: readonly FeatureTable[]): FeatureTable[] {
+  return [...new Set(tables)];
+}

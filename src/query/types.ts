@@ -1,0 +1,54 @@
+/**
+ * The contract between the HTTP layer and the query layer. Routes turn request bodies into a
+ * FeatureQuery; the query layer answers it from any FeatureStore. Nothing here knows about
+ * HTTP, SQL or a particular geometry engine.
+ */
+import type { BBox, Geometry } from "../store/geojson.js";
+import type { FeatureTable, OsmFeature } from "../store/store.js";
+
+/** One tag condition: the key with any of `values`, or the key present with any value when `values` is empty. */
+export interface TagCondition {
+  key: string;
+  values: string[];
+}
+
+/** Tag conditions joined by OR or AND; no condition means no tag filter. */
+export interface TagFilter {
+  conditions: TagCondition[];
+  join: "or" | "and";
+}
+
+/** The area a query is restricted to: its bounding box for the index, and the exact test. */
+export interface AreaFilter {
+  bbox: BBox;
+  /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
+  intersects(geometry: Geometry): boolean;
+  /** Frees what the exact test holds (e.g. GEOS memory); call once the query is answered. */
+  dispose?(): void;
+}
+
+export type GeometryKind = "point" | "line" | "polygon";
+
+export interface FeatureQuery {
+  tables: readonly FeatureTable[];
+  area: AreaFilter;
+  tags?: TagFilter;
+  /** Only this kind of geometry: "point" (Point), "line" (LineString, MultiLineString), "polygon" (Polygon, MultiPolygon). */
+  geometry?: GeometryKind;
+  /** Paging over the matches, applied after the exact test. */
+  offset: number;
+  limit: number;
+  /** "id": by table order, then osm_id ascending; "newest": feature timestamp newest first, then osm_id descending. */
+  order: "id" | "newest";
+}
+
+export interface FoundFeature {
+  table: FeatureTable;
+  feature: OsmFeature;
+}
+
+export interface FeatureQueryResult {
+  features: FoundFeature[];
+  /** More matches exist after this page. */
+  hasMore: boolean;
+}

@@ -1,0 +1,222 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareArea } from "../../src/geometry/geos.js";
+import type { PreparedArea } from "../../src/geometry/geos.js";
+import { findFeatures } from "../../src/query/find.js";
+import type { FeatureQuery, TagFilter } from "../../src/query/types.js";
+import type { Geometry, Position } from "../../src/store/geojson.js";
+import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import { FEATURE_TABLES } from "../../src/store/store.js";
+import type { FeatureStore, FeatureTable, OsmFeature } from "../../src/store/store.js";
+
+const directory = mkdtempSync(join(tmpdir(), "basemodel-find-"));
+const path = join(directory, "store.db");
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const square = (x: number, y: number, size = 0.1): Position[] => [
+  [x, y],
+  [x + size, y],
+  [x + size, y + size],
+  [x, y + size],
+  [x, y],
+];
+
+const feature = (osmId: number, geometry: Geometry, tags: Record<string, string>, timestamp: string | null = "2024-06-01T00:00:00Z"): OsmFeature => ({
+  osmId,
+  version: 1,
+  changeset: null,
+  timestamp,
+  uid: null,
+  user: null,
+  tags,
+  geometry,
+});
+
+// The query area is an L: (0,0)-(2,1) plus (0,1)-(1,2). Its notch, (1,1)-(2,2), is inside the
+// bounding box but outside the area, so features there are candidates the exact test must drop.
+const DATA: Record<FeatureTable, OsmFeature[]> = {
+  nodes: [
+    feature(1, { type: "Point", coordinates: [0.5, 0.5] }, { amenity: "bench" }, "2024-01-01T00:00:00Z"),
+    feature(2, { type: "Point", coordinates: [0.6, 0.6] }, { amenity: "cafe", name: "A" }, "2025-01-01T00:00:00Z"),
+    feature(3, { type: "Point", coordinates: [5, 5] }, { amenity: "bench" }),
+    feature(4, { type: "Point", coordinates: [0.7, 1.5] }, { shop: "bakery" }, null),
+    feature(5, { type: "Point", coordinates: [1.5, 1.5] }, { amenity: "bench" }), // in the notch
+    feature(7, { type: "Point", coordinates: [2, 0.5] }, { amenity: "bench", "100%": "_x" }, "2023-01-01T00:00:00Z"), // on the boundary
+  ],
+  ways_line: [
+    feature(10, { type: "LineString", coordinates: [[-1, 0.5], [3, 0.5]] }, { highway: "residential", name: "B" }, "2025-01-01T00:00:00Z"),
+    feature(11, { type: "LineString", coordinates: [[1.2, 1.2], [1.8, 1.9]] }, { highway: "path" }), // in the notch
+  ],
+  ways_poly: [
+    feature(20, { type: "Polygon", coordinates: [square(0.2, 0.2)] }, { building: "yes" }, "2023-06-01T00:00:00Z"),
+    feature(21, { type: "Polygon", coordinates: [square(1.5, 0.5)] }, { building: "house" }, "2025-01-01T00:00:00Z"),
+    feature(22, { type: "Polygon", coordinates: [square(0.3, 1.3)] }, { building: "yes", amenity: "school" }),
+    feature(23, { type: "Polygon", coordinates: [square(1.4, 1.4)] }, { building: "yes" }), // in the notch
+  ],
+  relations: [
+    feature(30, { type: "MultiPolygon", coordinates: [[square(0.8, 0.1)], [square(9, 9)]] }, { type: "multipolygon", building: "yes" }),
+    feature(31, { type: "MultiLineString", coordinates: [[[0.1, 0.9], [0.2, 0.95]]] }, { type: "route", route: "bus" }, "2022-01-01T00:00:00Z"),
+  ],
+};
+
+let store: FeatureStore;
+let area: PreparedArea;
+
+beforeAll(async () => {
+  const created = await sqliteStoreFactory.create(path);
+  const writer = created.writer();
+  for (const table of FEATURE_TABLES) for (const row of DATA[table]) await writer.insert(table, row);
+  await writer.finish({ replicationTimestamp: null, statistics: {} });
+  await created.close();
+  store = await sqliteStoreFactory.open(path);
+  area = await prepareArea({ type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] });
+});
+afterAll(async () => {
+  area.dispose();
+  await store.close();
+});
+
+const query = (overrides: Partial<FeatureQuery> = {}): FeatureQuery => ({
+  tables: FEATURE_TABLES,
+  area,
+  offset: 0,
+  limit: 100,
+  order: "id",
+  ...overrides,
+});
+const ids = async (overrides: Partial<FeatureQuery> = {}): Promise<number[]> =>
+  (await findFeatures(store, query(overrides))).features.map(({ feature }) => feature.osmId);
+const tags = (join: "and" | "or", ...conditions: Array<[string, ...string[]]>): TagFilter => ({
+  join,
+  conditions: conditions.map(([key, ...values]) => ({ key, values })),
+});
+
+describe("findFeatures", () => {
+  it("finds what intersects the area exactly, table by table, by id", async () => {
+    const result = await findFeatures(store, query());
+    expect(result.hasMore).toBe(false);
+    expect(result.features.map(({ table, feature }) => `${table}/${feature.osmId}`)).toEqual([
+      "nodes/1",
+      "nodes/2",
+      "nodes/4",
+      "nodes/7",
+      "ways_line/10",
+      "ways_poly/20",
+      "ways_poly/21",
+      "ways_poly/22",
+      "relations/30",
+      "relations/31",
+    ]);
+    expect(result.features[0]!.feature).toEqual(DATA.nodes[0]);
+    expect(await ids({ tables: ["relations", "nodes"] })).toEqual([30, 31, 1, 2, 4, 7]);
+    expect(await ids({ tables: ["nodes", "nodes"] })).toEqual([1, 2, 4, 7]);
+  });
+
+  it("filters by tags: key present, key=value, several values, AND, OR", async () => {
+    expect(await ids({ tags: tags("or", ["amenity"]) })).toEqual([1, 2, 7, 22]);
+    expect(await ids({ tags: tags("or", ["amenity", "bench"]) })).toEqual([1, 7]);
+    expect(await ids({ tags: tags("or", ["amenity", "bench", "cafe"]) })).toEqual([1, 2, 7]);
+    expect(await ids({ tags: tags("or", ["shop"], ["highway"]) })).toEqual([4, 10]);
+    expect(await ids({ tags: tags("and", ["building", "yes"], ["amenity"]) })).toEqual([22]);
+    expect(await ids({ tags: tags("and", ["building", "yes", "house"], ["type", "multipolygon"]) })).toEqual([30]);
+    expect(await ids({ tags: tags("and") })).toHaveLength(10);
+    // Values are compared whole and case-sensitively.
+    expect(await ids({ tags: tags("or", ["amenity", "Bench"], ["amenity", "ben"]) })).toEqual([]);
+  });
+
+  it("keeps only the geometry kind asked for", async () => {
+    expect(await ids({ geometry: "polygon" })).toEqual([20, 21, 22, 30]);
+    expect(await ids({ geometry: "line" })).toEqual([10, 31]);
+    expect(await ids({ geometry: "point" })).toEqual([1, 2, 4, 7]);
+  });
+
+  it("orders newest first, then by id descending, without a timestamp last", async () => {
+    // 2025: 21, 10, 2 (ids descending); 2024-06: 30, 22; 2024-01: 1; 2023-06: 20; 2023-01: 7; 2022: 31; none: 4.
+    expect(await ids({ order: "newest" })).toEqual([21, 10, 2, 30, 22, 1, 20, 7, 31, 4]);
+    expect(await ids({ order: "newest", tables: ["nodes"] })).toEqual([2, 1, 7, 4]);
+  });
+
+  it("pages, and says whether more matches follow", async () => {
+    for (const order of ["id", "newest"] as const) {
+      const all = await ids({ order });
+      for (const limit of [1, 3, 4, 10, 11]) {
+        for (let offset = 0; offset <= all.length + 1; offset++) {
+          const page = await findFeatures(store, query({ order, offset, limit }));
+          expect(page.features.map(({ feature }) => feature.osmId)).toEqual(all.slice(offset, offset + limit));
+          expect(page.hasMore).toBe(offset + limit < all.length);
+        }
+      }
+      expect(await findFeatures(store, query({ order, limit: 0 }))).toEqual({ features: [], hasMore: true });
+      expect(await findFeatures(store, query({ order, limit: 0, offset: 10 }))).toEqual({ features: [], hasMore: false });
+    }
+    await expect(findFeatures(store, query({ offset: -1 }))).rejects.toThrow(RangeError);
+    await expect(findFeatures(store, query({ limit: 1.5 }))).rejects.toThrow(RangeError);
+  });
+
+  it("stops reading candidates once the page and one more are found (order id)", async () => {
+    let read = 0;
+    const counting: FeatureStore = {
+      writer: () => store.writer(),
+      queryBBox: (table, bbox) => store.queryBBox(table, bbox),
+      readMeta: () => store.readMeta(),
+      close: () => store.close(),
+      candidates: (...args) =>
+        (async function* () {
+          for await (const found of store.candidates(...args)) {
+            read++;
+            yield found;
+          }
+        })(),
+    };
+    const page = await findFeatures(counting, query({ limit: 2 }));
+    expect(page).toMatchObject({ hasMore: true });
+    expect(read).toBe(3);
+    read = 0;
+    // newest: one head per table, then one candidate per match taken.
+    await findFeatures(counting, query({ order: "newest", limit: 1 }));
+    expect(read).toBeLessThanOrEqual(FEATURE_TABLES.length + 2);
+  });
+
+  it("answers interleaved queries of the same shape (a statement still being read is not reused)", async () => {
+    const first = store.candidates("nodes", area.bbox, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
+    const second = store.candidates("nodes", area.bbox, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
+    expect((await first.next()).value?.osmId).toBe(1);
+    expect((await second.next()).value?.osmId).toBe(1);
+    expect((await first.next()).value?.osmId).toBe(2);
+    await first.return?.();
+    await second.return?.();
+    expect(await ids({ order: "newest" })).toHaveLength(10);
+  });
+
+  it("refuses a table that is not a feature table", async () => {
+    const iterator = store.candidates("nodes; DROP TABLE nodes" as FeatureTable, area.bbox)[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toThrow(/Unknown feature table/);
+  });
+
+  it("treats hostile tag keys and values as plain text", async () => {
+    const counts = (): Record<string, number> => {
+      const db = new Database(path, { readonly: true });
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+        return Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT count(*) FROM "${name}"`).pluck().get() as number]));
+      } finally {
+        db.close();
+      }
+    };
+    const before = counts();
+    expect(before.nodes).toBe(6);
+    const hostile = ["building'; DROP TABLE nodes; --", '" OR 1=1 --', "' OR '1'='1", "%", "_", "*", "\u0000", "building\u0000", "$.building", '"building"', "); DELETE FROM ways_poly; --"];
+    for (const text of hostile) {
+      expect(await ids({ tags: tags("or", [text]) }), `key ${JSON.stringify(text)}`).toEqual([]);
+      expect(await ids({ tags: tags("or", [text, text]) }), `key and value ${JSON.stringify(text)}`).toEqual([]);
+      expect(await ids({ tags: tags("or", ["building", text]) }), `value ${JSON.stringify(text)}`).toEqual([]);
+      expect(await ids({ tags: tags("and", ["amenity"], [text]), order: "newest" })).toEqual([]);
+    }
+    // Keys and values match whole, not as LIKE patterns: "%" above matched nothing, this does.
+    expect(await ids({ tags: tags("or", ["100%", "_x"]) })).toEqual([7]);
+    expect(counts()).toEqual(before);
+  });
+});
