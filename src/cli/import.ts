@@ -1,0 +1,138 @@
+/**
+ * `basemodel import`: builds a feature store from an OpenStreetMap file.
+ *
+ * main.ts loads this module only when the command runs, and this module loads the importer
+ * (pbf, saxes, better-sqlite3) only after the arguments are checked: usage mistakes are
+ * answered at once, and a missing optional dependency is named with the command to install it.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import type { ProblemKind } from "../osm/assemble.js";
+import type { ImportSummary } from "../osm/import.js";
+import { progressBar } from "./progress.js";
+import { UsageError } from "./usage-error.js";
+
+export interface ImportFlags {
+  db: string;
+  force?: boolean;
+}
+
+export interface ImportIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+const EXIT_IMPORTED = 0;
+const EXIT_IMPORT_FAILED = 1;
+
+const PROBLEM_LABELS: Record<ProblemKind, string> = {
+  way_missing_nodes: "ways missing nodes (built from the nodes present)",
+  way_without_geometry: "tagged ways with too few nodes (skipped)",
+  relation_missing_members: "relations missing member ways (built from the members present)",
+  relation_unclosed_ring: "area relations whose rings do not close (skipped)",
+  relation_degenerate_ring: "rings of fewer than 4 positions (dropped)",
+  relation_inner_outside_outer: "inner rings outside every outer ring (dropped)",
+  relation_without_geometry: "relations without any geometry (skipped)",
+};
+
+/** Imports `input` into a new store at `flags.db`; returns the exit code, throws UsageError for exit code 2. */
+export async function runImport(input: string, flags: ImportFlags, io: ImportIo): Promise<number> {
+  checkInput(input);
+  checkTarget(flags.db, flags.force === true, input);
+  const { importOsm, OsmImportError } = await loadImporter();
+
+  const bar = progressBar(io.stderr, `importing ${basename(input)}`);
+  let summary: ImportSummary;
+  try {
+    // The importer writes a temporary file and renames it over flags.db only when complete,
+    // which is what makes --force safe: a failed import leaves the old store untouched.
+    summary = await importOsm(input, flags.db, { onProgress: bar.update });
+  } catch (error) {
+    bar.clear();
+    if (error instanceof OsmImportError) {
+      io.stderr.write(`basemodel: ${error.message}\n`);
+      return EXIT_IMPORT_FAILED;
+    }
+    if (isEnvironmentError(error)) {
+      io.stderr.write(`basemodel: cannot write ${flags.db}: ${(error as Error).message}\n`);
+      return EXIT_IMPORT_FAILED;
+    }
+    throw error;
+  }
+  bar.clear();
+  io.stdout.write(formatSummary(input, flags.db, summary));
+  return EXIT_IMPORTED;
+}
+
+/**
+ * Disk full, permission denied, a read-only or vanished folder: the environment's fault, not a
+ * bug, so one line and no stack trace. Anything else (SQLITE_ERROR included) is a bug.
+ */
+function isEnvironmentError(error: unknown): boolean {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return syscall !== undefined || /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|PERM|BUSY|LOCKED)/.test(code ?? "");
+}
+
+function checkInput(input: string): void {
+  if (!existsSync(input)) throw new UsageError(`${input} does not exist`);
+  if (statSync(input).isDirectory()) throw new UsageError(`${input} is a folder; give an .osm.pbf, .osm or .osm.gz file`);
+}
+
+function checkTarget(db: string, force: boolean, input: string): void {
+  if (resolve(db) === resolve(input)) throw new UsageError(`--db ${db} is the input file`);
+  const folder = dirname(resolve(db));
+  if (!existsSync(folder)) throw new UsageError(`cannot create ${db}: the folder ${dirname(db)} does not exist`);
+  if (!existsSync(db)) return;
+  if (statSync(db).isDirectory()) throw new UsageError(`--db ${db} is a folder; give the path of the SQLite file to create`);
+  if (!force) throw new UsageError(`${db} exists already; add --force to replace it (it is replaced only if the import succeeds)`);
+}
+
+type Importer = typeof import("../osm/import.js");
+
+/**
+ * The importer and the SQLite driver together, before any work: the store loads its driver
+ * only after the first pass over the file, too late to tell the user what is missing.
+ */
+async function loadImporter(): Promise<Importer> {
+  try {
+    const [importer] = await Promise.all([import("../osm/import.js"), import("better-sqlite3")]);
+    return importer;
+  } catch (error) {
+    const name = missingPackage(error);
+    if (name === null) throw error;
+    throw new UsageError(`the import needs the optional dependency ${name}: run \`npm install ${name}@${peerMajor(name)}\``);
+  }
+}
+
+function missingPackage(error: unknown): string | null {
+  if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") return null;
+  return /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] ?? null;
+}
+
+/** The major version package.json asks for, so the advice stays right when the range moves. */
+function peerMajor(name: string): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+  return /\d+/.exec(manifest.peerDependencies?.[name] ?? "")?.[0] ?? "latest";
+}
+
+const count = (value: number): string => value.toLocaleString("en-US");
+
+function formatSummary(input: string, db: string, summary: ImportSummary): string {
+  const tables = Object.entries(summary.counts) as Array<[string, number]>;
+  const total = tables.reduce((sum, [, value]) => sum + value, 0);
+  const width = Math.max(...[...tables.map(([, value]) => value), total].map((value) => count(value).length));
+  const lines = [`Imported ${input} into ${db} in ${summary.seconds.toFixed(1)} s`];
+  for (const [table, value] of [...tables, ["total", total] as [string, number]]) lines.push(`  ${table.padEnd(10)} ${count(value).padStart(width)}`);
+  lines.push(`Replication timestamp: ${summary.replicationTimestamp ?? "unknown (the file does not say)"}`);
+
+  const problems = (Object.entries(summary.problems) as Array<[ProblemKind, number]>).filter(([, value]) => value > 0);
+  if (problems.length === 0) lines.push("Problems: none");
+  else {
+    lines.push("Problems (counted, not fatal; see docs/import.md):");
+    const problemWidth = Math.max(...problems.map(([, value]) => count(value).length));
+    for (const [kind, value] of problems) lines.push(`  ${count(value).padStart(problemWidth)}  ${PROBLEM_LABELS[kind]}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

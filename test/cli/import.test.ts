@@ -1,0 +1,201 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { FEATURE_TABLES } from "../../src/store/store.js";
+import { basemodel, BIN, ROOT, scratchDir, SHARED } from "./helpers.js";
+
+const MONACO = join(SHARED, "data/osm/monaco-2025-01-01.osm.pbf");
+const FIXTURE = join(ROOT, "fixtures/osm/assembly.osm");
+const dir = scratchDir();
+
+function rowCounts(db: string): Record<string, number> {
+  const sqlite = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return Object.fromEntries(FEATURE_TABLES.map((table) => [table, sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number]));
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** A failure is one line naming what went wrong, never a stack trace. */
+function expectOneLine(stderr: string, ...parts: string[]): void {
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(stderr).toMatch(/^basemodel: /);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  for (const part of parts) expect(stderr).toContain(part);
+}
+
+const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251));
+
+describe("basemodel import", () => {
+  it("imports the Monaco extract with the importer's counts, and summarises it on stdout", { timeout: 300_000 }, async () => {
+    const db = join(dir, "monaco.db");
+    const run = await basemodel(["import", MONACO, "--db", db]);
+    expect(run.code).toBe(0);
+    // Not a terminal: no progress bar, nothing at all on stderr.
+    expect(run.stderr).toBe("");
+    expect(rowCounts(db)).toEqual({ nodes: 3654, ways_line: 3477, ways_poly: 2162, relations: 228 });
+    expect(run.stdout).toMatch(/^Imported .*monaco-2025-01-01\.osm\.pbf into .*monaco\.db in \d+\.\d s$/m);
+    expect(run.stdout).toMatch(/^ {2}nodes +3,654$/m);
+    expect(run.stdout).toMatch(/^ {2}ways_line +3,477$/m);
+    expect(run.stdout).toMatch(/^ {2}ways_poly +2,162$/m);
+    expect(run.stdout).toMatch(/^ {2}relations +228$/m);
+    expect(run.stdout).toMatch(/^ {2}total +9,521$/m);
+    expect(run.stdout).toContain("Replication timestamp: 2025-01-01T21:21:00Z");
+    // The extract is clipped: relations lose members at its edges.
+    expect(run.stdout).toMatch(/^ +86 {2}relations missing member ways/m);
+    expect(run.stdout).toMatch(/^ +32 {2}area relations whose rings do not close/m);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".importing"))).toEqual([]);
+  });
+
+  it("reads .osm and .osm.gz", async () => {
+    writeFileSync(join(dir, "assembly.osm.gz"), gzipSync(readFileSync(FIXTURE)));
+    for (const input of [FIXTURE, join(dir, "assembly.osm.gz")]) {
+      const db = join(dir, `${input.endsWith(".gz") ? "gz" : "xml"}.db`);
+      const run = await basemodel(["import", input, "--db", db]);
+      expect(run.code).toBe(0);
+      expect(rowCounts(db)).toEqual({ nodes: 2, ways_line: 2, ways_poly: 1, relations: 3 });
+      expect(run.stdout).toContain("Replication timestamp: 2024-06-30T12:34:56Z");
+    }
+  });
+
+  it("draws a progress bar on a terminal", async () => {
+    const db = join(dir, "tty.db");
+    // script(1) gives the CLI a pseudo-terminal, as an interactive shell would.
+    const output = execFileSync("script", ["-qec", `"${process.execPath}" "${BIN}" import "${FIXTURE}" --db "${db}"`, "/dev/null"], { encoding: "utf8" });
+    expect(output).toMatch(/\r\x1b\[Kimporting assembly\.osm \[[#-]{30}\] \d+% {2}pass [12]\/2/);
+    // The bar is erased before the summary.
+    expect(output).toMatch(/\r\x1b\[KImported /);
+  });
+});
+
+describe("basemodel import: bad input", () => {
+  it("a missing input file is a usage error", async () => {
+    const db = join(dir, "never.db");
+    const run = await basemodel(["import", join(dir, "nope.osm.pbf"), "--db", db]);
+    expect(run.code).toBe(2);
+    expectOneLine(run.stderr, "nope.osm.pbf", "does not exist");
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("a folder as input is a usage error", async () => {
+    const run = await basemodel(["import", dir, "--db", join(dir, "never.db")]);
+    expect(run.code).toBe(2);
+    expectOneLine(run.stderr, "is a folder");
+  });
+
+  it("garbage bytes fail the import: exit 1, one line naming the file, nothing left behind", async () => {
+    writeFileSync(join(dir, "garbage.osm.pbf"), garbage);
+    const before = readdirSync(dir).sort();
+    const run = await basemodel(["import", join(dir, "garbage.osm.pbf"), "--db", join(dir, "garbage.db")]);
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr, "garbage.osm.pbf", "not an OSM PBF file");
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it("a truncated .pbf fails the import", async () => {
+    writeFileSync(join(dir, "cut.osm.pbf"), readFileSync(MONACO).subarray(0, 300_000));
+    const run = await basemodel(["import", join(dir, "cut.osm.pbf"), "--db", join(dir, "cut.db")]);
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr, "cut.osm.pbf", "truncated PBF file");
+    expect(existsSync(join(dir, "cut.db"))).toBe(false);
+  });
+
+  it("a file of unknown type fails the import, naming the types it reads", async () => {
+    writeFileSync(join(dir, "data.csv"), "id,lat,lon\n");
+    const run = await basemodel(["import", join(dir, "data.csv"), "--db", join(dir, "csv.db")]);
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr, "data.csv", "unknown file type", ".osm.pbf");
+  });
+
+  it("--db in a missing folder is a usage error", async () => {
+    const run = await basemodel(["import", FIXTURE, "--db", join(dir, "no/such/folder/x.db")]);
+    expect(run.code).toBe(2);
+    expectOneLine(run.stderr, "does not exist", join(dir, "no/such/folder"));
+  });
+
+  it("a --db that cannot be written fails the import in one line", async () => {
+    const readOnly = join(dir, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    const run = await basemodel(["import", FIXTURE, "--db", join(readOnly, "x.db")], { unprivileged: true });
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr, `cannot write ${join(readOnly, "x.db")}`);
+    expect(readdirSync(readOnly)).toEqual([]);
+  });
+
+  it("no --db, and no input, are usage errors", async () => {
+    const noDb = await basemodel(["import", FIXTURE]);
+    expect(noDb.code).toBe(2);
+    expect(noDb.stderr).toContain("--db");
+    const noInput = await basemodel(["import", "--db", join(dir, "x.db")]);
+    expect(noInput.code).toBe(2);
+    expect(noInput.stderr).toContain("missing required argument 'file'");
+  });
+
+  it("an existing --db is kept without --force; with --force it is replaced only by a successful import", async () => {
+    const db = join(dir, "existing.db");
+    writeFileSync(db, "precious");
+    const refused = await basemodel(["import", FIXTURE, "--db", db]);
+    expect(refused.code).toBe(2);
+    expectOneLine(refused.stderr, db, "exists", "--force");
+    expect(readFileSync(db, "utf8")).toBe("precious");
+
+    writeFileSync(join(dir, "bad.osm.pbf"), garbage);
+    const failed = await basemodel(["import", join(dir, "bad.osm.pbf"), "--db", db, "--force"]);
+    expect(failed.code).toBe(1);
+    expect(readFileSync(db, "utf8")).toBe("precious");
+
+    const replaced = await basemodel(["import", FIXTURE, "--db", db, "--force"]);
+    expect(replaced.code).toBe(0);
+    expect(rowCounts(db)).toEqual({ nodes: 2, ways_line: 2, ways_poly: 1, relations: 3 });
+  });
+
+  it("--db naming a folder or the input file is a usage error, even with --force", async () => {
+    const folder = await basemodel(["import", FIXTURE, "--db", dir, "--force"]);
+    expect(folder.code).toBe(2);
+    expectOneLine(folder.stderr, "is a folder");
+    const itself = await basemodel(["import", FIXTURE, "--db", FIXTURE, "--force"]);
+    expect(itself.code).toBe(2);
+    expectOneLine(itself.stderr, "is the input file");
+  });
+});
+
+describe("basemodel import without its optional dependencies", () => {
+  // A resolve hook makes the named packages unfindable, as if they were not installed.
+  writeFileSync(
+    join(dir, "hide.mjs"),
+    `let hidden = new Set();
+export function initialize(names) { hidden = new Set(names); }
+export function resolve(specifier, context, next) {
+  return next(specifier, hidden.has(specifier) ? { ...context, parentURL: "file:///nonexistent/index.js" } : context);
+}`,
+  );
+  writeFileSync(
+    join(dir, "register.mjs"),
+    `import { register } from "node:module";
+register("./hide.mjs", import.meta.url, { data: process.env.HIDE_PACKAGES.split(",") });`,
+  );
+  const without = (packages: string[]) => ({ env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, "register.mjs")).href}`, HIDE_PACKAGES: packages.join(",") } });
+
+  it.each([
+    ["pbf", "5"],
+    ["saxes", "6"],
+    ["better-sqlite3", "12"],
+  ])("without %s it says what to install", async (name, major) => {
+    const db = join(dir, `without-${name}.db`);
+    const run = await basemodel(["import", FIXTURE, "--db", db], without([name]));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`basemodel: the import needs the optional dependency ${name}: run \`npm install ${name}@${major}\`\n`);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("validate works without any of them: it never loads the importer", async () => {
+    const run = await basemodel(["validate", "fixtures/valid"], without(["pbf", "saxes", "better-sqlite3"]));
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+});
