@@ -9,3 +9,5 @@ console.log("## validateItem() on one core\n");
 console.log(itemMarkdown(await runItem()));
 console.log("\n## basemodel validate (whole process, hyperfine)\n");
 console.log(runCli());
+console.log("\n## Reference server: import and HTTP\n");
+console.log(await (await import("./server.mjs")).run());

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { ImportFlags } from "./import.js";
+import type { ServeFlags } from "./serve.js";
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
 
@@ -14,6 +16,19 @@ Exit codes:
 function wholeNumber(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return value;
+}
+
+const IMPORT_EXIT_CODES = `
+Exit codes:
+  0  imported
+  1  the import failed (a bad or truncated file, or the store could not be written)
+  2  usage error: no --db, --db exists (without --force), a missing input file or folder,
+     or a missing optional dependency`;
+
+function port(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535");
   return value;
 }
 
@@ -82,6 +97,35 @@ function program(): Command {
     .action(async (flags: { json?: boolean }) => {
       const [{ rules }, { rulesMarkdown }] = await Promise.all([import("../item/rules.js"), import("../item/rules-doc.js")]);
       process.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : rulesMarkdown());
+    });
+
+  cli
+    .command("import")
+    .description("build a feature store (one SQLite file) from an OpenStreetMap .osm.pbf, .osm or .osm.gz file")
+    .argument("<file>", "the OSM file")
+    .requiredOption("--db <path>", "the SQLite file to create")
+    .option("--force", "replace an existing --db, only once the import has succeeded")
+    .addHelpText("after", IMPORT_EXIT_CODES)
+    .action(async (file: string, flags: ImportFlags) => {
+      // Loaded here, not at the top: validate must never load importer or SQLite code.
+      const { runImport } = await import("./import.js");
+      process.exitCode = await runImport(file, flags, { stdout: process.stdout, stderr: process.stderr });
+    });
+
+  cli
+    .command("serve")
+    .description("start the reference server (raw data export API under /latest and /v1, feature query API under /raw; docs at /docs)")
+    .option("--db <path>", "a store made by basemodel import (default: a generated demo town)")
+    .option("--port <port>", "TCP port; 0 picks a free one", port, 8000)
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .action(async (flags: ServeFlags) => {
+      // Loaded here, not at the top: validate must never load fastify, SQLite or geometry code.
+      const { runServe } = await import("./serve.js");
+      const stopped = new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      process.exitCode = await runServe(flags, { stdout: process.stdout, stderr: process.stderr, stopped }, version);
     });
 
   return cli;

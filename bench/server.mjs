@@ -1,0 +1,109 @@
+// The reference server's benchmarks, each beside its reference in the same run:
+//   - importing Andorra with `basemodel import` vs `osmium export` of the same file (hyperfine);
+//   - /raw/all and /latest/snapshot/plain/ on Monaco's centre (~1 km², ~500 buildings), driven
+//     by autocannon against `basemodel serve` in its own process: one connection (latency) and
+//     50 connections (throughput).
+// Targets (issue 4): import ≤ 3 s; one connection p99 ≤ 25 ms; 50 connections ≥ 300 req/s, no errors.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+
+const root = new URL("..", import.meta.url).pathname;
+const node = process.execPath;
+const BIN = join(root, "bin/basemodel.js");
+const ANDORRA = join(root, "../shared/data/osm/andorra-2021-04-14.osm.pbf");
+const MONACO = join(root, "../shared/data/osm/monaco-2025-01-01.osm.pbf");
+const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };
+const CENTRE = [7.4186, 43.7302, 7.4316, 43.7392];
+
+function has(command) {
+  try {
+    execFileSync(command, ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function importBench(dir) {
+  const config = join(dir, "osmium.json");
+  writeFileSync(config, JSON.stringify(OSMIUM_CONFIG));
+  const commands = [`${node} ${BIN} import ${ANDORRA} --db ${join(dir, "andorra.db")} --force`];
+  if (has("osmium")) commands.push(`osmium export -c ${config} -f geojsonseq -O -o ${join(dir, "andorra.geojsonseq")} ${ANDORRA}`);
+  const out = join(dir, "import.json");
+  execFileSync("hyperfine", ["--warmup", "1", "--runs", "5", "-N", "--export-json", out, ...commands], { stdio: ["ignore", "ignore", "inherit"] });
+  return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
+}
+
+async function startServe(db) {
+  const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      const match = /(http:\/\/[^\s]+)/.exec(text);
+      if (match) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`basemodel serve exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+function load(url, path, body, connections) {
+  return autocannon({
+    url: url + path,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    connections,
+    duration: 10,
+  });
+}
+
+export async function run() {
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-server-"));
+  try {
+    const [ours, osmium] = importBench(dir);
+    const monaco = join(dir, "monaco.db");
+    execFileSync(node, [BIN, "import", MONACO, "--db", monaco], { stdio: "ignore" });
+    const server = await startServe(monaco);
+    const [minX, minY, maxX, maxY] = CENTRE;
+    const area = `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`;
+    const routes = [
+      ["/raw/all", { area, tags: "building" }],
+      ["/latest/snapshot/plain/", { bbox: CENTRE }],
+    ];
+    const rows = [];
+    try {
+      for (const [path, body] of routes) {
+        const sample = await fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const bytes = (await sample.arrayBuffer()).byteLength;
+        const single = await load(server.url, path, body, 1);
+        const many = await load(server.url, path, body, 50);
+        rows.push(
+          `| POST ${path} (${(bytes / 1024).toFixed(0)} KB answer) | p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms | ` +
+            `${many.requests.average.toFixed(0)} req/s, p99 ${many.latency.p99} ms, ${many.errors + many.non2xx} errors | p99 ≤ 25 ms; ≥ 300 req/s, 0 errors |`,
+        );
+      }
+    } finally {
+      server.stop();
+    }
+    const ms = (value) => `${(value.min / 1000).toFixed(2)} s (median ${(value.median / 1000).toFixed(2)} s)`;
+    return [
+      "| Import of Andorra (andorra-2021-04-14.osm.pbf) | Fastest run (median) | Target |",
+      "|---|---|---|",
+      `| basemodel import | ${ms(ours)} | ≤ 3 s |`,
+      `| osmium export (reference, HOT config) | ${osmium ? ms(osmium) : "osmium not installed"} | |`,
+      "",
+      "| Route, Monaco centre (~1 km²) | 1 connection, 10 s | 50 connections, 10 s | Target |",
+      "|---|---|---|---|",
+      ...rows,
+    ].join("\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -1,0 +1,30 @@
+/**
+ * `basemodel/api`: the wire types and JSON Schemas of the raw data export API (/latest) and the
+ * feature query API (/raw). The reference server validates requests with these same schemas.
+ */
+export * from "./errors.js";
+export * from "./status.js";
+export * from "./feature-collection.js";
+export * from "./snapshot-plain.js";
+export * from "./raw.js";
+export { normalizeAliases, type AliasSpec } from "./aliases.js";
+
+import { validationErrorSchema, httpValidationErrorSchema, httpErrorSchema } from "./errors.js";
+import { geometrySchema } from "./feature-collection.js";
+import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw.js";
+import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import { statusResponseSchema } from "./status.js";
+
+/** Every schema, each with its `$id`; those that `$ref` another need it registered beside them. */
+export const schemas = [
+  validationErrorSchema,
+  httpValidationErrorSchema,
+  httpErrorSchema,
+  statusResponseSchema,
+  geometrySchema,
+  snapshotParamsPlainSchema,
+  plainSnapshotResponseSchema,
+  rawQuerySchema,
+  rawFeatureCollectionSchema,
+  rawListSchema,
+] as const;

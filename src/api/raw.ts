@@ -1,0 +1,126 @@
+/** The feature query API: POST /raw/polygons|lines|nodes|all and their *List variants. */
+import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+
+export const DEFAULT_PAGE_SIZE = 1000;
+export const MAX_PAGE_SIZE = 5000;
+
+export const rawQuerySchema = {
+  $id: "RawQuery",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    area: {
+      type: "string",
+      description: 'A closed ring: "lon lat, lon lat, ..." (the last pair repeats the first); absent = everywhere',
+      examples: ["7.4186 43.7302, 7.4316 43.7302, 7.4316 43.7392, 7.4186 43.7392, 7.4186 43.7302"],
+    },
+    tags: {
+      type: "string",
+      description: "Comma-separated terms, each `key` (the key present) or `key=value` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter",
+      examples: ["building,amenity=cafe"],
+    },
+    page: { type: "integer", minimum: 0, default: 0, description: "0-based page number" },
+    pageSize: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    orderBy: {
+      enum: ["timestamp", "id"],
+      default: "timestamp",
+      description: "List variants only: timestamp = newest first (then highest id); id = way polygons, way lines, nodes, then relations, each by ascending OSM id",
+    },
+  },
+} as const;
+
+export interface RawQuery {
+  area?: string;
+  tags?: string;
+  page?: number;
+  pageSize?: number;
+  orderBy?: "timestamp" | "id";
+}
+
+export type RawFeatureType = "Polygon" | "LineString" | "Node";
+
+export interface RawFeatureProperties {
+  type: RawFeatureType;
+  id: number;
+  tags: Record<string, string>;
+  /** ISO 8601, UTC */
+  timestamp: string | null;
+  version: number | null;
+  changeset: number | null;
+  /** Data quality status; null until data quality checks have run. */
+  status: string | null;
+  hashtags: string[];
+  editor: string | null;
+  created_at: string | null;
+}
+
+/** A page of matches; `hasMore` says whether another page exists. */
+export interface RawFeatureCollection extends FeatureCollection<RawFeatureProperties> {
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+export interface RawListItem {
+  type: "node" | "way" | "relation";
+  geotype: RawFeatureType;
+  id: number;
+  /** Latitude of the centroid. */
+  lat: number;
+  /** Longitude of the centroid. */
+  lon: number;
+  timestamp: string | null;
+  tags: Record<string, string>;
+  status: string | null;
+  hashtags: string[];
+  created_at: string | null;
+}
+
+const nullableString = { type: ["string", "null"] } as const;
+const nullableInteger = { type: ["integer", "null"] } as const;
+const tagsSchema = { type: "object", additionalProperties: { type: "string" } } as const;
+const geotype = { enum: ["Polygon", "LineString", "Node"] } as const;
+
+export const rawFeatureCollectionSchema = featureCollectionSchema(
+  "RawFeatureCollection",
+  {
+    type: "object",
+    required: ["type", "id", "tags", "timestamp", "version", "changeset", "status", "hashtags", "editor", "created_at"],
+    additionalProperties: false,
+    properties: {
+      type: geotype,
+      id: { type: "integer" },
+      tags: tagsSchema,
+      timestamp: nullableString,
+      version: nullableInteger,
+      changeset: nullableInteger,
+      status: nullableString,
+      hashtags: { type: "array", items: { type: "string" } },
+      editor: nullableString,
+      created_at: nullableString,
+    },
+  },
+  { page: { type: "integer" }, pageSize: { type: "integer" }, hasMore: { type: "boolean" } },
+);
+
+export const rawListSchema = {
+  $id: "RawList",
+  type: "array",
+  items: {
+    type: "object",
+    required: ["type", "geotype", "id", "lat", "lon", "timestamp", "tags", "status", "hashtags", "created_at"],
+    additionalProperties: false,
+    properties: {
+      type: { enum: ["node", "way", "relation"] },
+      geotype,
+      id: { type: "integer" },
+      lat: { type: "number", description: "latitude of the centroid" },
+      lon: { type: "number", description: "longitude of the centroid" },
+      timestamp: nullableString,
+      tags: tagsSchema,
+      status: nullableString,
+      hashtags: { type: "array", items: { type: "string" } },
+      created_at: nullableString,
+    },
+  },
+} as const;

@@ -1,0 +1,91 @@
+/** POST /latest/snapshot/plain/: features of a small region as GeoJSON, answered at once. */
+import type { AliasSpec } from "./aliases.js";
+import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+
+export const FEATURE_TABLE_NAMES = ["nodes", "ways_poly", "ways_line", "relations"] as const;
+export const GEOMETRY_TYPES = ["point", "line", "polygon"] as const;
+
+export const snapshotParamsPlainSchema = {
+  $id: "SnapshotParamsPlain",
+  type: "object",
+  additionalProperties: false,
+  description: "Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too.",
+  properties: {
+    bbox: {
+      type: "array",
+      minItems: 4,
+      maxItems: 4,
+      items: { type: "number" },
+      description: "xmin, ymin, xmax, ymax in EPSG:4326; absent = everywhere (the feature limit still applies)",
+      examples: [[7.4186, 43.7302, 7.4316, 43.7392]],
+    },
+    select: {
+      type: "array",
+      minItems: 1,
+      items: { type: "string", minLength: 1 },
+      default: ["*"],
+      description: 'Tag keys written as properties (null when a feature lacks one); ["*"] writes every tag',
+    },
+    where: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["key", "value"],
+        additionalProperties: false,
+        properties: {
+          key: { type: "string", minLength: 1 },
+          value: { type: "array", items: { type: "string" }, description: 'Any of these values; ["*"] or [] = the key with any value' },
+        },
+      },
+      default: [{ key: "building", value: ["*"] }],
+      description: "Tag conditions; an empty list matches every feature",
+    },
+    joinBy: { enum: ["OR", "AND"], default: "OR", description: "How the where conditions combine" },
+    lookIn: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: FEATURE_TABLE_NAMES },
+      default: ["nodes", "ways_poly"],
+      description: "Feature tables searched",
+    },
+    geometryType: { enum: GEOMETRY_TYPES, description: "Only features of this geometry: point, line or polygon" },
+  },
+} as const;
+
+export const snapshotParamsPlainAliases: AliasSpec = {
+  names: { join_by: "joinBy", look_in: "lookIn", geometry_type: "geometryType" },
+};
+
+export type FeatureTableName = (typeof FEATURE_TABLE_NAMES)[number];
+export type GeometryTypeName = (typeof GEOMETRY_TYPES)[number];
+
+export interface WhereCondition {
+  key: string;
+  value: string[];
+}
+
+export interface SnapshotParamsPlain {
+  bbox?: [number, number, number, number];
+  select?: string[];
+  where?: WhereCondition[];
+  joinBy?: "OR" | "AND";
+  lookIn?: FeatureTableName[];
+  geometryType?: GeometryTypeName;
+}
+
+/** Each feature's properties: `osm_id`, then the selected tags (one member per tag key). */
+export type PlainSnapshotProperties = { osm_id: number } & Record<string, string | number | null>;
+
+export type PlainSnapshotResponse = FeatureCollection<PlainSnapshotProperties>;
+
+export const plainSnapshotResponseSchema = featureCollectionSchema(
+  "PlainSnapshotResponse",
+  {
+    type: "object",
+    required: ["osm_id"],
+    properties: { osm_id: { type: "integer" } },
+    additionalProperties: { type: ["string", "null"] },
+  },
+  {},
+);

@@ -1,0 +1,21 @@
+/** GET /latest/status/ (and /v1/status/). */
+
+export const statusResponseSchema = {
+  $id: "StatusResponse",
+  type: "object",
+  required: ["lastUpdated"],
+  additionalProperties: false,
+  properties: {
+    lastUpdated: {
+      type: "string",
+      pattern: "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\+00:00$",
+      description: "Time (UTC) of the data's last complete update: the replication timestamp of the import or of the last change file",
+      examples: ["2025-01-01 21:21:00+00:00"],
+    },
+  },
+} as const;
+
+export interface StatusResponse {
+  /** `YYYY-MM-DD HH:MM:SS+00:00` */
+  lastUpdated: string;
+}

@@ -1,0 +1,85 @@
+/**
+ * The reference server: one fastify instance, each route group an encapsulated plugin with its
+ * schemas beside it. Requests are validated with the schemas of `basemodel/api` (Ajv, every
+ * error at once, nothing coerced or stripped); every problem is a 422 in the real services' shape.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { schemas } from "../api/index.js";
+import type { FeatureStore } from "../store/store.js";
+import { registerDocs } from "./docs.js";
+import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
+import { rawRoutes } from "./routes/raw.js";
+import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
+import { statusRoutes } from "./routes/status.js";
+
+export interface ServerOptions {
+  store: FeatureStore;
+  /** Largest request body in bytes; more is a 413. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Most features /snapshot/plain/ answers with; more is a 422 that points to /snapshot/. Default 5,000. */
+  plainFeatureLimit?: number;
+  /** Version shown in the OpenAPI document. */
+  version?: string;
+  logger?: boolean;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_PLAIN_FEATURE_LIMIT = 5000;
+
+class BodyNotJson extends Error {}
+
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false } },
+  });
+  // Answers are plain JSON: the response schemas document the wire and are checked by the tests,
+  // but must never drop a member the way a schema-driven serializer would.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  // Every body is read as JSON whatever its content type: `curl -d` sends form encoding by
+  // default, and a caller deserves "not JSON" for a body that is not, not a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(new BodyNotJson((error as Error).message), undefined);
+    }
+  });
+
+  for (const schema of schemas) app.addSchema(schema);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RequestProblem) return reply.code(422).send({ detail: error.detail });
+    if (error.validation) return reply.code(422).send({ detail: detailsFromSchemaErrors(error.validation as never, error.validationContext ?? "body") });
+    if (error instanceof BodyNotJson) {
+      return reply.code(422).send({ detail: [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }] });
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply.code(413).send({ detail: `the body is larger than the limit of ${bodyLimit} bytes` });
+    }
+    if (error.statusCode !== undefined && error.statusCode < 500) return reply.code(error.statusCode).send({ detail: error.message });
+    request.log.error(error);
+    return reply.code(500).send({ detail: "internal server error" });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `no route ${request.method} ${request.url.split("?")[0]}` }));
+
+  await registerDocs(app, options.version ?? "0.0.0");
+  const context = { store: options.store, plainFeatureLimit: options.plainFeatureLimit ?? DEFAULT_PLAIN_FEATURE_LIMIT };
+  for (const prefix of ["/latest", "/v1"]) {
+    await app.register(statusRoutes, { prefix, ...context });
+    await app.register(snapshotPlainRoutes, { prefix, ...context });
+  }
+  await app.register(rawRoutes, { prefix: "/raw", ...context });
+  return app;
+}
+
+export interface RouteContext {
+  store: FeatureStore;
+  plainFeatureLimit: number;
+}

@@ -1,0 +1,50 @@
+/** The two ways a request names its area (a bbox, a ring string), checked and prepared for the exact test. */
+import { prepareArea } from "../geometry/geos.js";
+import { parseAreaRing, AreaSyntaxError } from "../geometry/ring.js";
+import { polygonProblems } from "../geometry/validity.js";
+import type { AreaFilter } from "../query/types.js";
+import type { Geometry } from "../store/geojson.js";
+import { problem, RequestProblem } from "./problems.js";
+
+/** Everywhere: no index restriction and no exact test to pay for. */
+export const EVERYWHERE: AreaFilter = {
+  bbox: { minX: -180, minY: -90, maxX: 180, maxY: 90 },
+  intersects: () => true,
+};
+
+async function prepared(polygon: Geometry & { type: "Polygon" | "MultiPolygon" }, loc: Array<string | number>): Promise<AreaFilter> {
+  const problems = await polygonProblems(polygon);
+  if (problems.length > 0) throw new RequestProblem(problems.map((found) => ({ loc, msg: found.message, type: "value_error" })));
+  return prepareArea(polygon);
+}
+
+export async function areaFromBBox(bbox: readonly number[] | undefined, loc: Array<string | number>): Promise<AreaFilter> {
+  if (bbox === undefined) return EVERYWHERE;
+  const [minX, minY, maxX, maxY] = bbox as [number, number, number, number];
+  if (minX < -180 || maxX > 180 || minY < -90 || maxY > 90) {
+    throw problem(loc, `bbox must lie within longitudes -180..180 and latitudes -90..90; found [${bbox.join(", ")}]`);
+  }
+  if (minX >= maxX || minY >= maxY) {
+    throw problem(loc, `bbox must be [xmin, ymin, xmax, ymax] with xmin < xmax and ymin < ymax; found [${bbox.join(", ")}]`);
+  }
+  const ring: Array<[number, number]> = [
+    [minX, minY],
+    [maxX, minY],
+    [maxX, maxY],
+    [minX, maxY],
+    [minX, minY],
+  ];
+  return prepared({ type: "Polygon", coordinates: [ring] }, loc);
+}
+
+export async function areaFromRing(area: string | undefined, loc: Array<string | number>): Promise<AreaFilter> {
+  if (area === undefined) return EVERYWHERE;
+  let polygon;
+  try {
+    polygon = parseAreaRing(area);
+  } catch (error) {
+    if (error instanceof AreaSyntaxError) throw problem(loc, error.message);
+    throw error;
+  }
+  return prepared(polygon, loc);
+}

@@ -1,0 +1,28 @@
+/**
+ * OpenAPI 3 at /openapi.json, generated from the route schemas, and Swagger UI at /docs. The UI
+ * assets ship inside @fastify/swagger-ui, so the docs work with no network.
+ */
+import type { FastifyInstance } from "fastify";
+
+export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import("@fastify/swagger"), import("@fastify/swagger-ui")]);
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "basemodel reference server",
+        version,
+        description:
+          "HOT's raw data export API (/latest, also /v1) and feature query API (/raw) on OpenStreetMap data in an embedded store. " +
+          "Data © OpenStreetMap contributors, ODbL 1.0.",
+      },
+      tags: [
+        { name: "raw data export", description: "HOT raw-data-api: status and snapshots" },
+        { name: "feature query", description: "Underpass-style feature queries" },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

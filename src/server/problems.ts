@@ -1,0 +1,114 @@
+/**
+ * Turning what is wrong with a request into the 422 body of the real services:
+ * `{"detail":[{"loc":[...],"msg":"...","type":"..."}]}`, one entry per problem, each naming the
+ * member (loc) and saying in plain English what was found and what is allowed.
+ */
+import type { ErrorObject } from "ajv";
+import type { ValidationError } from "../api/errors.js";
+import { describeValue } from "../item/messages.js";
+import { closest } from "../item/suggest.js";
+
+/** Thrown by a route when a request is well-formed JSON but asks for something impossible. */
+export class RequestProblem extends Error {
+  constructor(readonly detail: ValidationError[]) {
+    super(detail.map((problem) => problem.msg).join("; "));
+  }
+}
+
+export function problem(loc: Array<string | number>, msg: string, type = "value_error"): RequestProblem {
+  return new RequestProblem([{ loc, msg, type }]);
+}
+
+function segments(instancePath: string): Array<string | number> {
+  if (instancePath === "") return [];
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}
+
+function quoteList(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(", ");
+}
+
+function memberName(loc: Array<string | number>): string {
+  const last = loc[loc.length - 1];
+  return typeof last === "number" ? `item ${last} of "${loc[loc.length - 2]}"` : last === "body" || last === undefined ? "the body" : `"${last}"`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "a whole number",
+  boolean: "true or false",
+  array: "an array",
+  object: "an object",
+  null: "null",
+};
+
+function detailOf(error: ErrorObject, root: string): ValidationError {
+  const loc: Array<string | number> = [root, ...segments(error.instancePath)];
+  const params = error.params as Record<string, unknown>;
+  const found = describeValue(error.data);
+  const what = memberName(loc);
+  switch (error.keyword) {
+    case "required":
+      return { loc: [...loc, String(params.missingProperty)], msg: `"${params.missingProperty}" is required`, type: "missing" };
+    case "additionalProperty":
+    case "additionalProperties": {
+      const name = String(params.additionalProperty);
+      const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+      const near = closest(name, allowed);
+      return {
+        loc: [...loc, name],
+        msg: `unknown member "${name}"${near ? ` (did you mean "${near}"?)` : ""}; the members are ${allowed.join(", ") || "none"}`,
+        type: "extra_forbidden",
+      };
+    }
+    case "type": {
+      const types = String(params.type).split(",");
+      return { loc, msg: `${what} must be ${types.map((type) => TYPE_WORDS[type] ?? type).join(" or ")}; found ${found}`, type: "type_error" };
+    }
+    case "enum":
+    case "const": {
+      const allowed = (error.keyword === "enum" ? params.allowedValues : [params.allowedValue]) as unknown[];
+      const near = typeof error.data === "string" ? closest(error.data, allowed.filter((value): value is string => typeof value === "string")) : undefined;
+      return {
+        loc,
+        msg: `${what} must be ${allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${quoteList(allowed)}`}; found ${found}${near ? ` (did you mean "${near}"?)` : ""}`,
+        type: "enum",
+      };
+    }
+    case "minimum":
+    case "maximum":
+      return { loc, msg: `${what} must be ${error.keyword === "minimum" ? "at least" : "at most"} ${params.limit}; found ${found}`, type: "value_error" };
+    case "minItems":
+    case "maxItems": {
+      const limit = Number(params.limit);
+      const exact = error.parentSchema?.minItems === error.parentSchema?.maxItems;
+      const words = exact ? "exactly" : error.keyword === "minItems" ? "at least" : "at most";
+      return { loc, msg: `${what} must hold ${words} ${limit} item${limit === 1 ? "" : "s"}; found ${found}`, type: "value_error" };
+    }
+    case "minLength":
+      return { loc, msg: `${what} must not be empty`, type: "value_error" };
+    case "uniqueItems":
+      return { loc, msg: `${what} lists item ${params.j} twice (also at ${params.i})`, type: "value_error" };
+    default:
+      return { loc, msg: `${what} ${error.message ?? "is not valid"}; found ${found}`, type: "value_error" };
+  }
+}
+
+/** One entry per broken rule; Ajv's messages about the same member and keyword are merged. */
+export function detailsFromSchemaErrors(errors: readonly ErrorObject[], root: string): ValidationError[] {
+  const seen = new Set<string>();
+  const details: ValidationError[] = [];
+  for (const error of errors) {
+    const detail = detailOf(error, root);
+    const key = `${JSON.stringify(detail.loc)}\n${detail.type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push(detail);
+  }
+  return details;
+}

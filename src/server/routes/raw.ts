@@ -1,0 +1,70 @@
+/** The feature query API: POST /raw/{polygons,lines,nodes,all} and their *List variants. */
+import type { FastifyPluginAsync } from "fastify";
+import { DEFAULT_PAGE_SIZE, type RawFeatureCollection, type RawListItem, type RawQuery } from "../../api/raw.js";
+import { findFeatures } from "../../query/find.js";
+import type { FeatureQuery } from "../../query/types.js";
+import type { RouteContext } from "../app.js";
+import { areaFromRing } from "../area.js";
+import { rawFeature, rawListItem } from "../features.js";
+import { parseTagTerms } from "../tag-terms.js";
+
+type Selection = Pick<FeatureQuery, "tables" | "geometry">;
+
+/** What each route searches: area relations count as polygons, the other relations as lines. */
+const ROUTES: Record<string, { selection: Selection; summary: string }> = {
+  polygons: { selection: { tables: ["ways_poly", "relations"], geometry: "polygon" }, summary: "Polygons (closed ways and area relations)" },
+  lines: { selection: { tables: ["ways_line", "relations"], geometry: "line" }, summary: "Lines (open ways and other relations)" },
+  nodes: { selection: { tables: ["nodes"] }, summary: "Nodes" },
+  all: { selection: { tables: ["ways_poly", "ways_line", "nodes", "relations"] }, summary: "Polygons, lines and nodes" },
+};
+
+async function runQuery(context: RouteContext, body: RawQuery, selection: Selection, order: FeatureQuery["order"]) {
+  const page = body.page ?? 0;
+  const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
+  const area = await areaFromRing(body.area, ["body", "area"]);
+  try {
+    const tags = parseTagTerms(body.tags, ["body", "tags"]);
+    const result = await findFeatures(context.store, { ...selection, area, ...(tags && { tags }), offset: page * pageSize, limit: pageSize, order });
+    return { page, pageSize, ...result };
+  } finally {
+    area.dispose?.();
+  }
+}
+
+export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) => {
+  for (const [name, { selection, summary }] of Object.entries(ROUTES)) {
+    app.post<{ Body: RawQuery }>(
+      `/${name}`,
+      {
+        schema: {
+          tags: ["feature query"],
+          summary: `${summary} in an area, by tag, as GeoJSON`,
+          body: { $ref: "RawQuery#" },
+          response: { 200: { $ref: "RawFeatureCollection#" }, 422: { $ref: "HTTPValidationError#" } },
+        },
+      },
+      async (request) => {
+        const { page, pageSize, features, hasMore } = await runQuery(context, request.body, selection, "id");
+        const body: RawFeatureCollection = { type: "FeatureCollection", features: features.map(rawFeature), page, pageSize, hasMore };
+        return body;
+      },
+    );
+    app.post<{ Body: RawQuery }>(
+      `/${name}List`,
+      {
+        schema: {
+          tags: ["feature query"],
+          summary: `${summary} in an area, by tag, as a list with centroids, newest first`,
+          body: { $ref: "RawQuery#" },
+          response: { 200: { $ref: "RawList#" }, 422: { $ref: "HTTPValidationError#" } },
+        },
+      },
+      async (request) => {
+        const order = request.body.orderBy === "id" ? "id" : "newest";
+        const { features } = await runQuery(context, request.body, selection, order);
+        const body: RawListItem[] = features.map(rawListItem);
+        return body;
+      },
+    );
+  }
+};

@@ -1,0 +1,74 @@
+/** POST /snapshot/plain/: the features of a small region as GeoJSON, answered at once. */
+import type { FastifyPluginAsync } from "fastify";
+import { normalizeAliases } from "../../api/aliases.js";
+import { snapshotParamsPlainAliases, type PlainSnapshotResponse, type SnapshotParamsPlain } from "../../api/snapshot-plain.js";
+import { findFeatures } from "../../query/find.js";
+import type { TagFilter } from "../../query/types.js";
+import type { RouteContext } from "../app.js";
+import { areaFromBBox } from "../area.js";
+import { plainFeature } from "../features.js";
+import { problem, RequestProblem } from "../problems.js";
+
+/** The real service's defaults (raw-data-api 1.0.16). */
+const DEFAULTS = {
+  select: ["*"],
+  where: [{ key: "building", value: ["*"] }],
+  joinBy: "OR",
+  lookIn: ["nodes", "ways_poly"],
+} as const satisfies SnapshotParamsPlain;
+
+function tagFilter(params: SnapshotParamsPlain): TagFilter {
+  const where = params.where ?? DEFAULTS.where;
+  return {
+    join: (params.joinBy ?? DEFAULTS.joinBy) === "AND" ? "and" : "or",
+    // ["*"] is how the real service writes "any value"; so is an empty list here.
+    conditions: where.map(({ key, value }) => ({ key, values: value.includes("*") ? [] : value })),
+  };
+}
+
+export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app, context) => {
+  app.post<{ Body: SnapshotParamsPlain }>(
+    "/snapshot/plain/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "Features of a small region as GeoJSON, at once",
+        description: `For small regions: more than ${context.plainFeatureLimit} matching features is a 422 that points to POST /snapshot/.`,
+        body: { $ref: "SnapshotParamsPlain#" },
+        response: { 200: { $ref: "PlainSnapshotResponse#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+      preValidation: async (request) => {
+        const { value, problems } = normalizeAliases(request.body, snapshotParamsPlainAliases);
+        if (problems.length > 0) throw new RequestProblem(problems);
+        request.body = value as SnapshotParamsPlain;
+      },
+    },
+    async (request) => {
+      const params = request.body;
+      const select = params.select ?? DEFAULTS.select;
+      const area = await areaFromBBox(params.bbox, ["body", "bbox"]);
+      try {
+        const { features, hasMore } = await findFeatures(context.store, {
+          tables: params.lookIn ?? DEFAULTS.lookIn,
+          ...(params.geometryType && { geometry: params.geometryType }),
+          area,
+          tags: tagFilter(params),
+          offset: 0,
+          limit: context.plainFeatureLimit,
+          order: "id",
+        });
+        if (hasMore) {
+          throw problem(
+            ["body"],
+            `more than ${context.plainFeatureLimit} features match: /snapshot/plain/ is for small regions; use POST /latest/snapshot/ for larger extractions`,
+            "too_many_features",
+          );
+        }
+        const body: PlainSnapshotResponse = { type: "FeatureCollection", features: features.map(({ feature }) => plainFeature(feature, select)) };
+        return body;
+      } finally {
+        area.dispose?.();
+      }
+    },
+  );
+};

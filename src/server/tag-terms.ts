@@ -1,0 +1,33 @@
+/**
+ * The feature query API's `tags` grammar: comma-separated terms, each `key` (the key present)
+ * or `key=value` (exact, case-sensitive), OR-ed. Spaces around terms, keys and values are
+ * ignored; an empty term between commas is a mistake worth saying so.
+ */
+import type { TagFilter } from "../query/types.js";
+import { problem } from "./problems.js";
+
+export function parseTagTerms(text: string | undefined, loc: Array<string | number>): TagFilter | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const byKey = new Map<string, Set<string> | "any">();
+  text.split(",").forEach((raw, index) => {
+    const term = raw.trim();
+    if (term === "") throw problem(loc, `term ${index + 1} of "${text}" is empty; write terms as key or key=value, separated by commas`);
+    const equals = term.indexOf("=");
+    const key = (equals === -1 ? term : term.slice(0, equals)).trim();
+    if (key === "") throw problem(loc, `term ${index + 1} ("${term}") has no key; write key or key=value`);
+    const known = byKey.get(key);
+    if (equals === -1) {
+      byKey.set(key, "any");
+      return;
+    }
+    const value = term.slice(equals + 1).trim();
+    if (value === "") throw problem(loc, `term ${index + 1} ("${term}") has no value after "="; write ${key} alone to match any value`);
+    if (known === "any") return;
+    byKey.set(key, (known ?? new Set()).add(value));
+  });
+  // Terms are OR-ed, so one condition per key with all its values says the same thing.
+  return {
+    join: "or",
+    conditions: [...byKey].map(([key, values]) => ({ key, values: values === "any" ? [] : [...values] })),
+  };
+}

@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { basemodel, BIN } from "./helpers.js";
+
+describe("basemodel serve", { timeout: 120_000 }, () => {
+  it("with no --db serves the generated demo town, answers real requests, and stops cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    expect(stdout).toContain("demo dataset");
+    const status = await (await fetch(`${url}/latest/status/`)).json();
+    expect(status).toEqual({ lastUpdated: "2025-01-01 00:00:00+00:00" });
+    const area = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";
+    const buildings = await (await fetch(`${url}/raw/polygons`, { method: "POST", body: JSON.stringify({ area, tags: "building" }) })).json();
+    expect(buildings.features.length).toBeGreaterThan(100);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+  });
+
+  it("refuses a --db that does not exist, or a port that is not one, with exit 2", async () => {
+    const missing = await basemodel(["serve", "--db", "/nonexistent/monaco.db"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no store at /nonexistent/monaco.db");
+    expect(existsSync("/nonexistent")).toBe(false);
+    const badPort = await basemodel(["serve", "--port", "http"]);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain("port");
+  });
+
+  it("refuses a file that is not a store", async () => {
+    const run = await basemodel(["serve", "--db", BIN]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/not a feature store/);
+  });
+});

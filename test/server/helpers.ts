@@ -1,0 +1,77 @@
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Ajv from "ajv";
+import { afterAll } from "vitest";
+import { schemas } from "../../src/api/index.js";
+import { importOsm } from "../../src/osm/import.js";
+import { createServer, type ServerOptions } from "../../src/server/app.js";
+import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import type { FeatureStore } from "../../src/store/store.js";
+import { MONACO } from "../osm/helpers.js";
+
+/**
+ * The Monaco import, made once per machine and shared by the server test files: the importer
+ * writes a temporary file and renames it into place, so workers racing to make it are safe.
+ */
+export async function monacoStorePath(): Promise<string> {
+  const path = join(tmpdir(), `basemodel-test-monaco-${process.getuid?.() ?? 0}.db`);
+  if (!existsSync(path)) await importOsm(MONACO, path);
+  return path;
+}
+
+export interface RunningServer {
+  url: string;
+  store: FeatureStore;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
+  get(path: string): Promise<{ status: number; body: any; text: string }>;
+}
+
+/** The real server on a real port, over a real store; closed after the test file. */
+export async function startServer(storePath: string, options: Omit<ServerOptions, "store"> = {}): Promise<RunningServer> {
+  const store = await sqliteStoreFactory.open(storePath);
+  const app = await createServer({ store, ...options });
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  afterAll(async () => {
+    await app.close();
+    await store.close();
+  });
+  const answer = async (response: Response) => {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, body, text };
+  };
+  return {
+    url,
+    store,
+    post: async (path, body, headers = { "content-type": "application/json" }) =>
+      answer(await fetch(url + path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) })),
+    get: async (path) => answer(await fetch(url + path)),
+  };
+}
+
+/** An independent check of answers against the published wire schemas of basemodel/api. */
+export function wireValidator(id: string): (value: unknown) => boolean {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  for (const schema of schemas) ajv.addSchema(schema);
+  const validate = ajv.getSchema(`${id}#`) ?? ajv.getSchema(id);
+  if (!validate) throw new Error(`no schema ${id}`);
+  return (value) => {
+    const ok = validate(value) as boolean;
+    if (!ok) throw new Error(`${id}: ${ajv.errorsText(validate.errors)}`);
+    return ok;
+  };
+}
+
+/** Monaco's centre (Monte-Carlo): about 1 km². */
+export const MONACO_CENTRE = { minX: 7.4186, minY: 43.7302, maxX: 7.4316, maxY: 43.7392 };
+
+export function ringOf(box: typeof MONACO_CENTRE): string {
+  const { minX, minY, maxX, maxY } = box;
+  return `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`;
+}
