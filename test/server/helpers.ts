@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 import { schemas } from "../../src/api/index.js";
 import { importOsm } from "../../src/osm/import.js";
 import { createServer, type ServerOptions } from "../../src/server/app.js";
@@ -11,11 +10,11 @@ import type { FeatureStore } from "../../src/store/store.js";
 import { MONACO } from "../osm/helpers.js";
 
 /**
- * The Monaco import, made once per machine and shared by the server test files: the importer
+ * The Monaco import, made once per test run and shared by the server test files: the importer
  * writes a temporary file and renames it into place, so workers racing to make it are safe.
  */
 export async function monacoStorePath(): Promise<string> {
-  const path = join(tmpdir(), `basemodel-test-monaco-${process.getuid?.() ?? 0}.db`);
+  const path = join(inject("runDirectory"), "monaco.db");
   if (!existsSync(path)) await importOsm(MONACO, path);
   return path;
 }
