@@ -24,6 +24,8 @@ export interface ImportIo {
 
 const EXIT_IMPORTED = 0;
 const EXIT_IMPORT_FAILED = 1;
+/** As shells report a process ended by SIGINT. */
+const EXIT_INTERRUPTED = 130;
 
 const PROBLEM_LABELS: Record<ProblemKind, string> = {
   way_missing_nodes: "ways missing nodes (built from the nodes present)",
@@ -42,13 +44,22 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
   const { importOsm, OsmImportError } = await loadImporter();
 
   const bar = progressBar(io.stderr, `importing ${basename(input)}`);
+  // Ctrl-C stops the import between blocks, so that its temporary file is removed.
+  const interrupt = new AbortController();
+  const stop = () => interrupt.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   let summary: ImportSummary;
   try {
     // The importer writes a temporary file and renames it over flags.db only when complete,
     // which is what makes --force safe: a failed import leaves the old store untouched.
-    summary = await importOsm(input, flags.db, { onProgress: bar.update });
+    summary = await importOsm(input, flags.db, { onProgress: bar.update, signal: interrupt.signal });
   } catch (error) {
     bar.clear();
+    if (interrupt.signal.aborted) {
+      io.stderr.write(`basemodel: import of ${input} interrupted; ${flags.db} was not changed\n`);
+      return EXIT_INTERRUPTED;
+    }
     if (error instanceof OsmImportError) {
       io.stderr.write(`basemodel: ${error.message}\n`);
       return EXIT_IMPORT_FAILED;
@@ -58,6 +69,9 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
       return EXIT_IMPORT_FAILED;
     }
     throw error;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
   }
   bar.clear();
   io.stdout.write(formatSummary(input, flags.db, summary));

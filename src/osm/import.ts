@@ -23,6 +23,8 @@ export { OsmImportError } from "./errors.js";
 export interface ImportOptions {
   /** Progress in input bytes over both passes: `done` grows to `total`. */
   onProgress?(done: number, total: number): void;
+  /** Stops the import between blocks (Ctrl-C): it fails with "interrupted" and leaves nothing behind. */
+  signal?: AbortSignal;
 }
 
 export interface ImportSummary {
@@ -52,7 +54,10 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   const started = performance.now();
   const read = readerFor(inputPath);
   const size = await fileSize(inputPath);
-  const progress = (pass: number) => (bytes: number) => options.onProgress?.(pass * size + bytes, 2 * size);
+  const progress = (pass: number) => (bytes: number) => {
+    if (options.signal?.aborted) throw new OsmImportError(inputPath, "interrupted; nothing was written");
+    options.onProgress?.(pass * size + bytes, 2 * size);
+  };
 
   const collector = new ReferenceCollector();
   for await (const block of read(inputPath, { skipNodes: true, onBytesRead: progress(0) })) {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -161,6 +161,26 @@ describe("basemodel import: bad input", () => {
     const itself = await basemodel(["import", FIXTURE, "--db", FIXTURE, "--force"]);
     expect(itself.code).toBe(2);
     expectOneLine(itself.stderr, "is the input file");
+  });
+});
+
+describe("basemodel import interrupted", () => {
+  it("Ctrl-C stops the import: exit 130, the old store untouched, no temporary file left", { timeout: 300_000 }, async () => {
+    const folder = join(dir, "interrupt");
+    mkdirSync(folder);
+    const db = join(folder, "andorra.db");
+    writeFileSync(db, "the previous store");
+    const child = spawn(process.execPath, [BIN, "import", join(SHARED, "data/osm/andorra-2021-04-14.osm.pbf"), "--db", db, "--force"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // Interrupt once the temporary store exists: the case where there is something to clean up.
+    while (child.exitCode === null && !readdirSync(folder).some((name) => name.endsWith(".importing"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("interrupted");
+    expect(readFileSync(db, "utf8")).toBe("the previous store");
+    expect(readdirSync(folder)).toEqual(["andorra.db"]);
   });
 });
 
