@@ -15,7 +15,7 @@ export const snapshotParamsPlainSchema = {
       type: "array",
       minItems: 4,
       maxItems: 4,
-      items: { type: "number" },
+      items: [{ type: "number" }, { type: "number" }, { type: "number" }, { type: "number" }],
       description: "xmin, ymin, xmax, ymax in EPSG:4326; absent = everywhere (the feature limit still applies)",
       examples: [[7.4186, 43.7302, 7.4316, 43.7392]],
     },

@@ -1,0 +1,24 @@
+/**
+ * Type-level check: the hand-written request and answer types of this folder and their JSON
+ * Schemas describe the same shapes (assignable both ways, deeply). tsc fails, and so does
+ * `npm run build`, on the first `Assert` that is not `true`. Types only: compiles to `export {};`.
+ * Value rules with no TypeScript counterpart (minItems, minimum, pattern, ...) are not compared;
+ * the server tests cover them. Answers that `$ref` the Geometry schema are left to those tests.
+ */
+import type { FromSchema } from "json-schema-to-ts";
+import type { HTTPValidationError, ValidationError, validationErrorSchema } from "./errors.js";
+import type { RawListItem, RawQuery, rawListSchema, rawQuerySchema } from "./raw.js";
+import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import type { StatusResponse, statusResponseSchema } from "./status.js";
+
+type Assert<T extends true> = T;
+type IsAny<T> = 0 extends 1 & T ? true : false;
+/** Mutually assignable, and neither side an `any` that would make the comparison pass. */
+type Same<A, B> = IsAny<A> extends true ? false : IsAny<B> extends true ? false : [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+type _Status = Assert<Same<StatusResponse, FromSchema<typeof statusResponseSchema>>>;
+type _SnapshotParamsPlain = Assert<Same<SnapshotParamsPlain, FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>>;
+type _RawQuery = Assert<Same<RawQuery, FromSchema<typeof rawQuerySchema, { keepDefaultedPropertiesOptional: true }>>>;
+type _RawList = Assert<Same<RawListItem[], FromSchema<typeof rawListSchema>>>;
+type _ValidationError = Assert<Same<ValidationError, FromSchema<typeof validationErrorSchema>>>;
+type _HTTPValidationError = Assert<Same<HTTPValidationError, { detail: ValidationError[] }>>;
