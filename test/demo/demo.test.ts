@@ -7,6 +7,7 @@ import { createDemoStore, DEMO_BBOX, DEMO_CENTRE, DEMO_REPLICATION_TIMESTAMP, DE
 import { ringInsideRing, signedArea } from "../../src/osm/rings.js";
 import type { Position } from "../../src/store/geojson.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import { positions } from "../geojson.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
 
@@ -118,7 +119,7 @@ describe("the demo dataset", () => {
     const [lon, lat] = DEMO_CENTRE;
     expect(lon > DEMO_BBOX.minX && lon < DEMO_BBOX.maxX && lat > DEMO_BBOX.minY && lat < DEMO_BBOX.maxY).toBe(true);
     for (const feature of all()) {
-      for (const [x, y] of positions(feature)) {
+      for (const [x, y] of positions(feature.geometry)) {
         expect(x >= DEMO_BBOX.minX && x <= DEMO_BBOX.maxX && y >= DEMO_BBOX.minY && y <= DEMO_BBOX.maxY, `${feature.osmId} at ${x} ${y}`).toBe(true);
         expect(Math.round(x * 1e7) / 1e7).toBe(x);
         expect(Math.round(y * 1e7) / 1e7).toBe(y);
@@ -165,21 +166,6 @@ describe("the demo dataset", () => {
     }
   });
 });
-
-function positions(feature: OsmFeature): Position[] {
-  const { geometry } = feature;
-  switch (geometry.type) {
-    case "Point":
-      return [geometry.coordinates];
-    case "LineString":
-      return geometry.coordinates;
-    case "MultiLineString":
-    case "Polygon":
-      return geometry.coordinates.flat();
-    case "MultiPolygon":
-      return geometry.coordinates.flat(2);
-  }
-}
 
 /** Whether two edges of a closed ring cross or touch, other than neighbours at their shared vertex. */
 function selfIntersects(ring: Position[]): boolean {
