@@ -43,7 +43,8 @@ export function basemodel(args: string[], options: RunOptions = {}): Promise<Run
 export function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "basemodel-cli-"));
   chmodSync(dir, 0o755);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Removing a folder of 50,000 files can take minutes on a slow, shared CI machine.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }), 600_000);
   return dir;
 }
 
