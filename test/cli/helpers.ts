@@ -21,6 +21,8 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Run as an unprivileged user, so that file permissions apply even when the tests run as root. */
   unprivileged?: boolean;
+  /** Start the CLI with at most this many open file descriptors (`ulimit -n`). */
+  maxOpenFiles?: number;
 }
 
 /** Runs the real CLI in a child process, as a user would. */
@@ -28,7 +30,11 @@ export function basemodel(args: string[], options: RunOptions = {}): Promise<Run
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
   const asNobody = options.unprivileged && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, ...asNobody });
+    const [command, argv] =
+      options.maxOpenFiles === undefined
+        ? [process.execPath, [BIN, ...args]]
+        : ["/bin/sh", ["-c", `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, process.execPath, BIN, ...args]];
+    const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, ...asNobody });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -43,7 +49,7 @@ export function basemodel(args: string[], options: RunOptions = {}): Promise<Run
 export function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "basemodel-cli-"));
   chmodSync(dir, 0o755);
-  // Removing a folder of 50,000 files can take minutes on a slow, shared CI machine.
+  // Removing a folder of thousands of files can take minutes on a slow, shared CI machine.
   afterAll(() => rmSync(dir, { recursive: true, force: true }), 600_000);
   return dir;
 }
