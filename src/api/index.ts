@@ -7,6 +7,7 @@ export * from "./status.js";
 export * from "./feature-collection.js";
 export * from "./snapshot-plain.js";
 export * from "./raw.js";
+export * from "./snapshot.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 
 import { validationErrorSchema, httpValidationErrorSchema, httpErrorSchema } from "./errors.js";
@@ -14,6 +15,7 @@ import { geometrySchema } from "./feature-collection.js";
 import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { statusResponseSchema } from "./status.js";
+import { exportResultSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema, taskStatusSchema } from "./snapshot.js";
 
 /** Every schema, each with its `$id`; those that `$ref` another need it registered beside them. */
 export const schemas = [
@@ -27,4 +29,9 @@ export const schemas = [
   rawQuerySchema,
   rawFeatureCollectionSchema,
   rawListSchema,
+  polygonSchema,
+  snapshotParamsSchema,
+  snapshotAcceptedSchema,
+  exportResultSchema,
+  taskStatusSchema,
 ] as const;

@@ -3,11 +3,12 @@
  * Schemas describe the same shapes (assignable both ways, deeply). tsc fails, and so does
  * `npm run build`, on the first `Assert` that is not `true`. Types only: compiles to `export {};`.
  * Value rules with no TypeScript counterpart (minItems, minimum, pattern, ...) are not compared;
- * the server tests cover them. Answers that `$ref` the Geometry schema are left to those tests.
+ * the server tests cover them. Shapes that `$ref` a geometry schema are left to those tests.
  */
 import type { FromSchema } from "json-schema-to-ts";
 import type { HTTPValidationError, ValidationError, validationErrorSchema } from "./errors.js";
 import type { RawListItem, RawQuery, rawListSchema, rawQuerySchema } from "./raw.js";
+import type { ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
 import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import type { StatusResponse, statusResponseSchema } from "./status.js";
 
@@ -22,3 +23,5 @@ type _RawQuery = Assert<Same<RawQuery, FromSchema<typeof rawQuerySchema, { keepD
 type _RawList = Assert<Same<RawListItem[], FromSchema<typeof rawListSchema>>>;
 type _ValidationError = Assert<Same<ValidationError, FromSchema<typeof validationErrorSchema>>>;
 type _HTTPValidationError = Assert<Same<HTTPValidationError, { detail: ValidationError[] }>>;
+type _SnapshotAccepted = Assert<Same<SnapshotAccepted, FromSchema<typeof snapshotAcceptedSchema>>>;
+type _ExportResult = Assert<Same<ExportResult, FromSchema<typeof exportResultSchema>>>;

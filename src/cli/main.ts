@@ -13,12 +13,6 @@ Exit codes:
   1  at least one item is invalid, or a file is not parseable JSON
   2  usage or configuration error, an unreadable path, or no file matched`;
 
-function wholeNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
-  return value;
-}
-
 const IMPORT_EXIT_CODES = `
 Exit codes:
   0  imported
@@ -30,6 +24,17 @@ function port(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535");
   return value;
+}
+
+/** A parser for a number option of at least `min` (and whole, when `whole`). */
+function numberAtLeast(min: number, whole: boolean): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (text.trim() === "" || !Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
+      throw new InvalidArgumentError(`expected ${whole ? "a whole number" : "a number"} of at least ${min}`);
+    }
+    return value;
+  };
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -53,7 +58,7 @@ function program(): Command {
     .addOption(schemaUrlOption())
     .option("--strict", "count warnings as errors")
     .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
-    .option("--max-errors <n>", "at most this many issues per item (default 100)", wholeNumber)
+    .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
     .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")
     .addOption(configOption())
@@ -118,6 +123,11 @@ function program(): Command {
     .option("--db <path>", "a store made by basemodel import (default: a generated demo town)")
     .option("--port <port>", "TCP port; 0 picks a free one", port, 8000)
     .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--exports <dir>", "folder for export zips and the export task queue", "./exports")
+    .option("--public-url <url>", "the server's address as clients see it, for download URLs (default: the host each request was sent to)")
+    .option("--workers <n>", "exports run at the same time", numberAtLeast(1, true), 2)
+    .option("--max-area <km2>", "largest export area in km²", numberAtLeast(0, false), 100_000)
+    .option("--export-max-age <hours>", "delete export zips this many hours after they finish", numberAtLeast(0, false), 24)
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: validate must never load fastify, SQLite or geometry code.
       const { runServe } = await import("./serve.js");

@@ -5,15 +5,22 @@
  * main.ts loads this module only when the command runs: validate never loads fastify,
  * SQLite or geometry code.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ServeFlags {
   db?: string;
   port: number;
   host: string;
+  exports: string;
+  publicUrl?: string;
+  workers: number;
+  maxArea: number;
+  /** Hours. */
+  exportMaxAge: number;
 }
 
 export interface ServeIo {
@@ -23,13 +30,21 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "better-sqlite3", "geos-wasm"];
+const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf"];
+
+/** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Loads the server's optional dependencies, or says in one line what to install. */
 async function loadServer() {
   try {
-    const [server, store] = await Promise.all([import("../server/app.js"), import("../store/sqlite.js")]);
-    return { ...server, ...store };
+    const [server, store, queue, tasks] = await Promise.all([
+      import("../server/app.js"),
+      import("../store/sqlite.js"),
+      import("../tasks/sqlite-queue.js"),
+      import("../tasks/export-tasks.js"),
+    ]);
+    return { ...server, ...store, ...queue, ...tasks };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
       throw new UsageError(`the server needs its optional dependencies: npm install ${OPTIONAL.join(" ")}`);
@@ -41,7 +56,11 @@ async function loadServer() {
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
   const db = flags.db === undefined ? undefined : resolve(flags.db);
   if (db !== undefined && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
-  const { createServer, sqliteStoreFactory } = await loadServer();
+  if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
+    throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
+  }
+  const { createServer, sqliteStoreFactory, openSqliteTaskQueue, exportTaskHandler, deleteOldExports } = await loadServer();
+  const exportsDir = resolve(flags.exports);
 
   let demoDir: string | undefined;
   let location = db;
@@ -58,17 +77,38 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const app = await createServer({ store, version });
+    let queue;
     try {
+      mkdirSync(exportsDir, { recursive: true });
+      queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"));
+    } catch (error) {
+      await store.close();
+      throw new UsageError((error as Error).message);
+    }
+    queue.work(exportTaskHandler(store, exportsDir), { concurrency: flags.workers });
+    const maxAgeMs = flags.exportMaxAge * 3600 * 1000;
+    const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => io.stderr.write(`basemodel serve: clean-up failed: ${(error as Error).message}\n`));
+    const cleanupTimer = setInterval(cleanUp, Math.max(1000, Math.min(CLEANUP_INTERVAL_MS, maxAgeMs / 10)));
+    const app = await createServer({
+      store,
+      version,
+      exports: { queue, directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) },
+    });
+    try {
+      await cleanUp();
       const address = await app.listen({ port: flags.port, host: flags.host });
       const meta = await store.readMeta();
       io.stdout.write(
         `basemodel serve: ${address} (API docs at ${address}/docs)\n` +
-          `data: ${db ?? "the demo dataset (generated; pass --db for your own import)"}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n`,
+          `data: ${db ?? "the demo dataset (generated; pass --db for your own import)"}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
+          `exports: ${exportsDir} (${flags.workers} at a time, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
       await io.stopped;
     } finally {
+      clearInterval(cleanupTimer);
       await app.close();
+      // Running exports are stopped and queued again: the next start finishes them.
+      await queue.close();
       await store.close();
     }
   } finally {

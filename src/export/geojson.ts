@@ -2,18 +2,24 @@
 import { join } from "node:path";
 import { FileSink } from "./file-sink.js";
 import { guard } from "./lifecycle.js";
-import type { ExportOptions, ExportWriter } from "./types.js";
+import type { ExportFeature, ExportOptions, ExportWriter } from "./types.js";
 
 export async function createGeoJsonWriter(directory: string, baseName: string, options: ExportOptions): Promise<ExportWriter> {
   const sink = await FileSink.create(join(directory, `${baseName}.geojson`));
-  const names = options.columns.map((column) => column.name);
+  // Each member's name is encoded once; a feature costs only its values.
+  const members = options.columns.map((column) => ({ name: column.name, prefix: JSON.stringify(column.name) + ":", json: column.type === "json" }));
+  const encode = (properties: ExportFeature["properties"]): string =>
+    members
+      .map(({ name, prefix, json }) => {
+        const value = properties[name] ?? null;
+        return prefix + (json && typeof value === "string" ? value : JSON.stringify(value));
+      })
+      .join(",");
   await sink.append('{"type":"FeatureCollection","features":[\n');
   let separator = "";
   return guard({
     async write({ geometry, properties }) {
-      const chosen: Record<string, string | number | null> = {};
-      for (const name of names) chosen[name] = properties[name] ?? null;
-      await sink.append(`${separator}{"type":"Feature","properties":${JSON.stringify(chosen)},"geometry":${JSON.stringify(geometry)}}`);
+      await sink.append(`${separator}{"type":"Feature","properties":{${encode(properties)}},"geometry":${JSON.stringify(geometry)}}`);
       separator = ",\n";
     },
     async finish() {

@@ -9,11 +9,12 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
  * One attribute of the export. The type matters to the formats with a schema (shp, gpkg, fgb):
- * osm_id is an "integer" (ids beyond 2^31 must survive), tags are "text".
+ * osm_id is an "integer" (ids beyond 2^31 must survive), tags are "text". A "json" value is JSON
+ * text: GeoJSON nests it as a value, the other formats write the text.
  */
 export interface ExportColumn {
   name: string;
-  type: "integer" | "text";
+  type: "integer" | "text" | "json";
 }
 
 /** One feature, its properties already chosen by the caller (keys are column names; a missing key is null). */

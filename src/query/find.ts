@@ -32,7 +32,7 @@ export async function findFeatures(store: FeatureStore, query: FeatureQuery): Pr
 
 /** Table by table in the query's order, each by osm_id. */
 async function* byId(store: FeatureStore, query: FeatureQuery): AsyncGenerator<FoundFeature> {
-  for (const table of distinct(query.tables)) yield* matches(store, query, table, "id");
+  for (const table of distinct(query.tables)) yield* tableMatches(store, query, table, "id");
 }
 
 /**
@@ -40,7 +40,7 @@ async function* byId(store: FeatureStore, query: FeatureQuery): AsyncGenerator<F
  * so merging their heads gives the global order without sorting (or holding) the matches.
  */
 async function* newestFirst(store: FeatureStore, query: FeatureQuery): AsyncGenerator<FoundFeature> {
-  const streams = distinct(query.tables).map((table) => matches(store, query, table, "newest"));
+  const streams = distinct(query.tables).map((table) => tableMatches(store, query, table, "newest"));
   try {
     const heads = await Promise.all(streams.map((stream) => stream.next()));
     for (;;) {
@@ -71,16 +71,27 @@ function newer(a: OsmFeature, b: OsmFeature): number {
   return a.osmId - b.osmId;
 }
 
-async function* matches(store: FeatureStore, query: FeatureQuery, table: FeatureTable, order: "id" | "newest"): AsyncGenerator<FoundFeature> {
+/**
+ * The matches of one table, streamed in `order`. `onCandidate` is called for every candidate
+ * read, matching or not: what an export counts to report its progress.
+ */
+export async function* tableMatches(
+  store: FeatureStore,
+  query: Pick<FeatureQuery, "area" | "tags" | "geometry">,
+  table: FeatureTable,
+  order: "id" | "newest" = "id",
+  onCandidate?: () => void,
+): AsyncGenerator<FoundFeature> {
   const accepts = geometryTest(query);
   const { area } = query;
   for await (const feature of store.candidates(table, area.bbox, { tags: query.tags, order })) {
+    onCandidate?.();
     // The type test first: it is free, the exact area test is not.
     if (accepts(feature.geometry) && area.intersects(feature.geometry)) yield { table, feature };
   }
 }
 
-function geometryTest(query: FeatureQuery): (geometry: Geometry) => boolean {
+function geometryTest(query: Pick<FeatureQuery, "geometry">): (geometry: Geometry) => boolean {
   if (query.geometry === undefined) return () => true;
   const kind = KINDS[query.geometry];
   return (geometry) => kind.has(geometry.type);

@@ -5,10 +5,14 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { schemas } from "../api/index.js";
+import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
+import type { ExportQueue } from "../tasks/export-tasks.js";
 import { registerDocs } from "./docs.js";
 import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
+import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
+import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statusRoutes } from "./routes/status.js";
 
@@ -21,6 +25,19 @@ export interface ServerOptions {
   /** Version shown in the OpenAPI document. */
   version?: string;
   logger?: boolean;
+  /** Asynchronous exports (POST /snapshot/, task status, /exports/); without it those routes are absent. */
+  exports?: ExportsOptions;
+}
+
+export interface ExportsOptions {
+  /** Where export tasks are queued; workers (not the server) run them. */
+  queue: ExportQueue;
+  /** The folder the workers publish zips in, served under /exports/. */
+  directory: string;
+  /** The server's address as clients see it, for download URLs; default: the host each request was sent to. */
+  publicUrl?: string;
+  /** Largest export area in km²; larger is a 422. Default 100,000. */
+  maxAreaKm2?: number;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -56,7 +73,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RequestProblem) return reply.code(422).send({ detail: error.detail });
-    if (error.validation) return reply.code(422).send({ detail: detailsFromSchemaErrors(error.validation as never, error.validationContext ?? "body") });
+    if (error.validation) {
+      // FastAPI's names for where a value came from.
+      const root = { params: "path", querystring: "query" }[error.validationContext as string] ?? error.validationContext ?? "body";
+      return reply.code(422).send({ detail: detailsFromSchemaErrors(error.validation as never, root) });
+    }
     if (error instanceof BodyNotJson) {
       return reply.code(422).send({ detail: [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }] });
     }
@@ -75,6 +96,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     await app.register(statusRoutes, { prefix, ...context });
     await app.register(snapshotPlainRoutes, { prefix, ...context });
   }
+  if (options.exports) {
+    const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 };
+    for (const prefix of ["/latest", "/v1"]) await app.register(snapshotRoutes, { prefix, ...exportsContext });
+    await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
+  }
   await app.register(rawRoutes, { prefix: "/raw", ...context });
   return app;
 }
@@ -82,4 +108,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 export interface RouteContext {
   store: FeatureStore;
   plainFeatureLimit: number;
+}
+
+export interface ExportsContext extends ExportsOptions {
+  maxAreaKm2: number;
 }

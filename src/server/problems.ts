@@ -90,6 +90,8 @@ function detailOf(error: ErrorObject, root: string): ValidationError {
       const words = exact ? "exactly" : error.keyword === "minItems" ? "at least" : "at most";
       return { loc, msg: `${what} must hold ${words} ${limit} item${limit === 1 ? "" : "s"}; found ${found}`, type: "value_error" };
     }
+    case "pattern":
+      return { loc, msg: `${what} must match ${params.pattern}; found ${found}`, type: "string_pattern_mismatch" };
     case "minLength":
       return { loc, msg: `${what} must not be empty`, type: "value_error" };
     case "uniqueItems":

@@ -99,19 +99,15 @@ class SqliteFeatureStore implements FeatureStore {
   }
 
   async *candidates(table: FeatureTable, bbox: BBox, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {
-    // The table name is the one thing spliced into the SQL: it must be one of ours.
-    if (!FEATURE_TABLES.includes(table)) throw new Error(`Unknown feature table ${JSON.stringify(table)}`);
-    const tags = tagCondition(options.tags);
+    const where = candidateWhere(table, bbox, options.tags);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
-    // osm_id IN (...) rather than a join: SQLite then reads the R*Tree's ids into a sorted
-    // list and walks the table in osm_id order, so the "id" order needs no sort and a caller
-    // that stops after one page reads little more than that page.
-    const sql = `SELECT t.* FROM ${table} t
-      WHERE t.osm_id IN (SELECT id FROM ${table}_rtree WHERE minX <= ? AND maxX >= ? AND minY <= ? AND maxY >= ?)
-      ${tags.sql === "" ? "" : `AND ${tags.sql}`}
-      ORDER BY ${order}`;
-    const rows = this.statement(sql).iterate(bbox.maxX, bbox.minX, bbox.maxY, bbox.minY, ...tags.parameters) as IterableIterator<FeatureRow>;
+    const rows = this.statement(`SELECT t.* FROM ${table} t WHERE ${where.sql} ORDER BY ${order}`).iterate(...where.parameters) as IterableIterator<FeatureRow>;
     for (const row of rows) yield toFeature(row);
+  }
+
+  async countCandidates(table: FeatureTable, bbox: BBox, options: Pick<CandidateOptions, "tags"> = {}): Promise<number> {
+    const where = candidateWhere(table, bbox, options.tags);
+    return this.statement(`SELECT count(*) FROM ${table} t WHERE ${where.sql}`).pluck().get(...where.parameters) as number;
   }
 
   /** A prepared statement for `sql`; a fresh one when the cached one is still being iterated by another query. */
@@ -141,6 +137,21 @@ class SqliteFeatureStore implements FeatureStore {
 }
 
 const MAX_CACHED_STATEMENTS = 64;
+
+/**
+ * The bounding-box and tag conditions of a candidate query. osm_id IN (...) rather than a join:
+ * SQLite then reads the R*Tree's ids into a sorted list and walks the table in osm_id order, so
+ * the "id" order needs no sort and a caller that stops after one page reads little more than it.
+ */
+function candidateWhere(table: FeatureTable, bbox: BBox, filter: TagFilter | undefined): { sql: string; parameters: Array<string | number> } {
+  // The table name is the one thing spliced into the SQL: it must be one of ours.
+  if (!FEATURE_TABLES.includes(table)) throw new Error(`Unknown feature table ${JSON.stringify(table)}`);
+  const tags = tagCondition(filter);
+  return {
+    sql: `t.osm_id IN (SELECT id FROM ${table}_rtree WHERE minX <= ? AND maxX >= ? AND minY <= ? AND maxY >= ?)${tags.sql === "" ? "" : ` AND ${tags.sql}`}`,
+    parameters: [bbox.maxX, bbox.minX, bbox.maxY, bbox.minY, ...tags.parameters],
+  };
+}
 
 /**
  * The tag filter as SQL over the JSON `tags` column. Keys and values only ever travel as bound

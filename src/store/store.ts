@@ -56,6 +56,8 @@ export interface FeatureStore {
    * releases the query.
    */
   candidates(table: FeatureTable, bbox: BBox, options?: CandidateOptions): AsyncIterable<OsmFeature>;
+  /** How many candidates `candidates()` would stream, without reading them (for progress). */
+  countCandidates(table: FeatureTable, bbox: BBox, options?: Pick<CandidateOptions, "tags">): Promise<number>;
   readMeta(): Promise<StoreMeta | null>;
   close(): Promise<void>;
 }

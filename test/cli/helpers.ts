@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -56,4 +56,30 @@ export function scratchDir(): string {
 
 export function realModelText(): string {
   return readFileSync(REAL_MODEL, "utf8");
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything printed so far. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string | null>;
+}
+
+/** Starts `basemodel serve` (add --port 0) as a real process and resolves once it listens. */
+export function startServe(args: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | string | null>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      stdout += chunk;
+      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (match) resolve({ child, url: match[1]!, output: () => ({ stdout, stderr }), exited });
+    });
+    void exited.then((code) => reject(new Error(`basemodel serve exited with ${code}: ${stderr}`)));
+  });
 }

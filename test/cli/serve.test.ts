@@ -1,32 +1,21 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { basemodel, BIN } from "./helpers.js";
+import { basemodel, BIN, scratchDir, startServe } from "./helpers.js";
 
 describe("basemodel serve", { timeout: 120_000 }, () => {
   it("with no --db serves the generated demo town, answers real requests, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (chunk) => {
-        stdout += chunk;
-        const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-    });
+    const exportsDir = scratchDir();
+    const { child, url, output, exited } = await startServe(["--port", "0", "--exports", exportsDir]);
+    const { stdout } = output();
     expect(stdout).toContain("demo dataset");
     const status = await (await fetch(`${url}/latest/status/`)).json();
     expect(status).toEqual({ lastUpdated: "2025-01-01 00:00:00+00:00" });
     const area = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";
     const buildings = await (await fetch(`${url}/raw/polygons`, { method: "POST", body: JSON.stringify({ area, tags: "building" }) })).json();
     expect(buildings.features.length).toBeGreaterThan(100);
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(stderr).toBe("");
+    expect(output().stderr).toBe("");
   });
 
   it("refuses a --db that does not exist, or a port that is not one, with exit 2", async () => {

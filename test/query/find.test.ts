@@ -163,6 +163,7 @@ describe("findFeatures", () => {
       queryBBox: (table, bbox) => store.queryBBox(table, bbox),
       readMeta: () => store.readMeta(),
       close: () => store.close(),
+      countCandidates: (...args) => store.countCandidates(...args),
       candidates: (...args) =>
         (async function* () {
           for await (const found of store.candidates(...args)) {

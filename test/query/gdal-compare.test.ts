@@ -3,8 +3,6 @@
  * over the same features exported to GeoJSON): per table, the sets of matched osm_ids must be
  * equal. GDAL (gdal-bin, with SpatiaLite) must be installed; CI installs it.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareArea } from "../../src/geometry/geos.js";
@@ -17,11 +15,9 @@ import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import type { FeatureStore, FeatureTable } from "../../src/store/store.js";
 import { MONACO, temporaryDirectory } from "../osm/helpers.js";
+import { gdalIds, hasGdal, writeFeaturesFile } from "./gdal-oracle.js";
 
-const hasGdal = spawnSync("ogr2ogr", ["--version"]).status === 0 && spawnSync("ogrinfo", ["--version"]).status === 0;
 if (!hasGdal) console.warn("gdal-compare: skipped because ogr2ogr/ogrinfo (Debian package gdal-bin) are not installed");
-
-const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 
 const rectangle = (minX: number, minY: number, maxX: number, maxY: number): Position[] => [
   [minX, minY],
@@ -54,28 +50,6 @@ const AREAS: Record<string, PolygonalGeometry> = {
   "nothing covered": { type: "Polygon", coordinates: [rectangle(7.3, 43.6, 7.31, 43.61)] },
 };
 
-function wkt(geometry: PolygonalGeometry): string {
-  const ring = (positions: Position[]): string => `(${positions.map(([x, y]) => `${x} ${y}`).join(", ")})`;
-  const polygon = (rings: Position[][]): string => `(${rings.map(ring).join(", ")})`;
-  return geometry.type === "Polygon" ? `POLYGON ${polygon(geometry.coordinates)}` : `MULTIPOLYGON (${geometry.coordinates.map(polygon).join(", ")})`;
-}
-
-/** Per table, the osm_ids of the features in `file` (one GeoJSON layer, "features") that GDAL finds intersecting. */
-function gdalIds(file: string, area: PolygonalGeometry, where = ""): Record<FeatureTable, number[]> {
-  const sql = `SELECT feature_table, osm_id FROM features WHERE ST_Intersects(geometry, ST_GeomFromText('${wkt(area)}', 4326))${where}`;
-  const csv = execFileSync("ogr2ogr", ["-f", "CSV", "/vsistdout/", file, "-dialect", "SQLite", "-sql", sql], { encoding: "utf8", maxBuffer: 64 << 20 });
-  const [header, ...rows] = csv.trim().split(/\r?\n/);
-  expect(header).toMatch(/^feature_table,osm_id/);
-  const ids = Object.fromEntries(FEATURE_TABLES.map((table) => [table, [] as number[]])) as Record<FeatureTable, number[]>;
-  for (const row of rows) {
-    if (row === "") continue;
-    const [table, id] = row.split(",").map((cell) => cell.replaceAll('"', ""));
-    ids[table as FeatureTable].push(Number(id));
-  }
-  for (const table of FEATURE_TABLES) ids[table].sort((a, b) => a - b);
-  return ids;
-}
-
 /** Per table, the osm_ids findFeatures matches, checking there are no duplicates. */
 async function ourIds(store: FeatureStore, area: AreaFilter, tags?: TagFilter): Promise<Record<FeatureTable, number[]>> {
   const ids = {} as Record<FeatureTable, number[]>;
@@ -100,17 +74,8 @@ describe.skipIf(!hasGdal)("exact area filter vs GDAL on the Monaco extract", () 
     const dbPath = join(directory, "monaco.db");
     await importOsm(MONACO, dbPath);
     store = await sqliteStoreFactory.open(dbPath);
-    const features: string[] = [];
-    for (const table of FEATURE_TABLES) {
-      totals[table] = 0;
-      for await (const feature of store.candidates(table, WORLD)) {
-        const properties = { feature_table: table, osm_id: feature.osmId, tags: JSON.stringify(feature.tags) };
-        features.push(JSON.stringify({ type: "Feature", properties, geometry: feature.geometry }));
-        totals[table]++;
-      }
-    }
     file = join(directory, "features.geojson");
-    writeFileSync(file, `{"type":"FeatureCollection","features":[\n${features.join(",\n")}\n]}\n`);
+    Object.assign(totals, await writeFeaturesFile(store, file));
   });
   afterAll(async () => {
     await store?.close();

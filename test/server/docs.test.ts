@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
+import { startExportServer } from "./exports.js";
+import type { RunningServer } from "./helpers.js";
 
 describe("OpenAPI document and interactive docs", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(await monacoStorePath());
+    server = await startExportServer();
   });
 
   it("/openapi.json is OpenAPI 3 and documents every route with its body and answers", async () => {
@@ -12,7 +13,13 @@ describe("OpenAPI document and interactive docs", () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\./);
     const paths = Object.keys(body.paths);
-    for (const path of ["/latest/status/", "/v1/status/", "/latest/snapshot/plain/", "/raw/polygons", "/raw/allList"]) expect(paths).toContain(path);
+    for (const path of ["/latest/status/", "/v1/status/", "/latest/snapshot/plain/", "/latest/snapshot/", "/latest/tasks/status/{task_id}/", "/raw/polygons", "/raw/allList"]) {
+      expect(paths).toContain(path);
+    }
+    const snapshot = body.paths["/latest/snapshot/"].post;
+    expect(snapshot.requestBody.content["application/json"].schema).toBeDefined();
+    expect(JSON.stringify(body.components.schemas)).toContain("joinFilterType");
+    expect(Object.keys(body.paths["/latest/tasks/status/{task_id}/"].get.responses)).toEqual(expect.arrayContaining(["200", "404", "422"]));
     const plain = body.paths["/latest/snapshot/plain/"].post;
     expect(plain.requestBody.content["application/json"].schema).toBeDefined();
     expect(Object.keys(plain.responses)).toEqual(expect.arrayContaining(["200", "422"]));

@@ -1,13 +1,13 @@
 /** POST /snapshot/plain/: the features of a small region as GeoJSON, answered at once. */
 import type { FastifyPluginAsync } from "fastify";
-import { normalizeAliases } from "../../api/aliases.js";
 import { snapshotParamsPlainAliases, type PlainSnapshotResponse, type SnapshotParamsPlain } from "../../api/snapshot-plain.js";
 import { findFeatures } from "../../query/find.js";
 import type { TagFilter } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
+import { acceptAliases } from "../aliases.js";
 import { areaFromBBox } from "../area.js";
 import { plainFeature } from "../features.js";
-import { problem, RequestProblem } from "../problems.js";
+import { problem } from "../problems.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */
 const DEFAULTS = {
@@ -37,11 +37,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
         body: { $ref: "SnapshotParamsPlain#" },
         response: { 200: { $ref: "PlainSnapshotResponse#" }, 422: { $ref: "HTTPValidationError#" } },
       },
-      preValidation: async (request) => {
-        const { value, problems } = normalizeAliases(request.body, snapshotParamsPlainAliases);
-        if (problems.length > 0) throw new RequestProblem(problems);
-        request.body = value as SnapshotParamsPlain;
-      },
+      preValidation: acceptAliases(snapshotParamsPlainAliases),
     },
     async (request) => {
       const params = request.body;

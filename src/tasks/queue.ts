@@ -1,0 +1,68 @@
+/**
+ * The task queue contract. The export routes enqueue and read tasks; workers run them. The
+ * embedded SQLite queue implements it for one machine; a Redis (BullMQ) or PostgreSQL queue
+ * must provide the same, so nothing outside src/tasks knows which one runs.
+ *
+ * States are HOT's (Celery's) task states: PENDING (queued, or waiting to be retried),
+ * STARTED (a worker runs it), SUCCESS, FAILURE.
+ */
+export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE";
+
+export interface Task<P = unknown, R = unknown> {
+  /** A UUID. */
+  id: string;
+  state: TaskState;
+  /** 0-100: how far the current run has got; 100 on SUCCESS. */
+  progress: number;
+  payload: P;
+  /** Set on SUCCESS; null before. */
+  result: R | null;
+  /** One line on FAILURE (the last attempt's reason, never a stack trace); null otherwise. */
+  error: string | null;
+  /** Runs started so far, the current one included. */
+  attempts: number;
+  /** ISO-8601 UTC times. */
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface TaskContext {
+  readonly id: string;
+  /** Which run this is, from 1: a task may run again after a failure or a crash. */
+  readonly attempt: number;
+  /** Records how far the run has got (0-100); cheap to call often, the queue throttles writes. */
+  progress(percent: number): void;
+  /** Aborted when the queue closes: the handler should stop soon, the task then runs again later. */
+  readonly signal: AbortSignal;
+}
+
+export type TaskHandler<P, R> = (payload: P, context: TaskContext) => Promise<R>;
+
+/** Thrown by a handler for a failure that running again cannot fix: no retry, FAILURE at once. */
+export class PermanentTaskError extends Error {
+  override name = "PermanentTaskError";
+}
+
+export interface WorkOptions {
+  /** How many tasks run at the same time. */
+  concurrency: number;
+}
+
+export interface TaskQueue<P, R> {
+  /** Records a PENDING task durably and returns it. */
+  enqueue(payload: P): Promise<Task<P, R>>;
+  /** The task, or null when there is none with this id. */
+  get(id: string): Promise<Task<P, R> | null>;
+  /** Starts workers that run `handler` on pending tasks, oldest first, until close(). Once per queue. */
+  work(handler: TaskHandler<P, R>, options: WorkOptions): void;
+  /** SUCCESS tasks that finished before `before`, oldest first (for clean-up). */
+  finishedBefore(before: Date): Promise<Array<Task<P, R>>>;
+  /** Replaces the result of a SUCCESS task (clean-up records that its files are gone). */
+  setResult(id: string, result: R): Promise<void>;
+  /**
+   * Stops the workers: running handlers are aborted (their signal) and awaited, and their tasks
+   * go back to PENDING without using up an attempt. Then releases the queue's resources.
+   */
+  close(): Promise<void>;
+}

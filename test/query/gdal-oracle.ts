@@ -1,0 +1,64 @@
+/**
+ * GDAL (with SpatiaLite) as an independent oracle: our answers are compared with what plain
+ * SQL over the same features finds. Needs gdal-bin; CI installs it.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import type { PolygonalGeometry } from "../../src/geometry/geos.js";
+import type { Position } from "../../src/store/geojson.js";
+import { FEATURE_TABLES, type FeatureStore, type FeatureTable } from "../../src/store/store.js";
+
+export const hasGdal = spawnSync("ogr2ogr", ["--version"]).status === 0 && spawnSync("ogrinfo", ["--version"]).status === 0;
+
+const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
+
+export function wkt(geometry: PolygonalGeometry): string {
+  const ring = (positions: Position[]): string => `(${positions.map(([x, y]) => `${x} ${y}`).join(", ")})`;
+  const polygon = (rings: Position[][]): string => `(${rings.map(ring).join(", ")})`;
+  return geometry.type === "Polygon" ? `POLYGON ${polygon(geometry.coordinates)}` : `MULTIPOLYGON (${geometry.coordinates.map(polygon).join(", ")})`;
+}
+
+/**
+ * Every feature of the store in one GeoJSON layer, "features", with its table, osm_id and tags
+ * (JSON text, for json_extract). Returns the count per table.
+ */
+export async function writeFeaturesFile(store: FeatureStore, file: string): Promise<Record<FeatureTable, number>> {
+  const totals = {} as Record<FeatureTable, number>;
+  const features: string[] = [];
+  for (const table of FEATURE_TABLES) {
+    totals[table] = 0;
+    for await (const feature of store.candidates(table, WORLD)) {
+      const properties = { feature_table: table, osm_id: feature.osmId, tags: JSON.stringify(feature.tags) };
+      features.push(JSON.stringify({ type: "Feature", properties, geometry: feature.geometry }));
+      totals[table]++;
+    }
+  }
+  writeFileSync(file, `{"type":"FeatureCollection","features":[\n${features.join(",\n")}\n]}\n`);
+  return totals;
+}
+
+/**
+ * An SQLite-dialect query over `source` (any GDAL dataset name, /vsizip/ included): the column
+ * names and the rows as text cells. Select no free text: cells are split at commas.
+ */
+export function gdalTable(source: string, sql: string): { columns: string[]; rows: string[][] } {
+  const csv = execFileSync("ogr2ogr", ["-f", "CSV", "/vsistdout/", source, "-dialect", "SQLite", "-sql", sql], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const [header = "", ...rows] = csv.trim().split(/\r?\n/);
+  const cells = (line: string) => line.split(",").map((cell) => cell.replaceAll('"', ""));
+  return { columns: cells(header), rows: rows.filter((row) => row !== "").map(cells) };
+}
+
+export const gdalRows = (source: string, sql: string): string[][] => gdalTable(source, sql).rows;
+
+/** The features of `file` (the layer of writeFeaturesFile) that intersect `area` and pass `where`. */
+export function intersecting(area: PolygonalGeometry, where = ""): string {
+  return `ST_Intersects(geometry, ST_GeomFromText('${wkt(area)}', 4326))${where}`;
+}
+
+/** Per table, the osm_ids of the features in `file` that GDAL finds intersecting `area` (and passing `where`). */
+export function gdalIds(file: string, area: PolygonalGeometry, where = ""): Record<FeatureTable, number[]> {
+  const ids = Object.fromEntries(FEATURE_TABLES.map((table) => [table, [] as number[]])) as Record<FeatureTable, number[]>;
+  for (const [table, id] of gdalRows(file, `SELECT feature_table, osm_id FROM features WHERE ${intersecting(area, where)}`)) ids[table as FeatureTable].push(Number(id));
+  for (const table of FEATURE_TABLES) ids[table].sort((a, b) => a - b);
+  return ids;
+}

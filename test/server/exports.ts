@@ -1,0 +1,66 @@
+/**
+ * The export flow as a raw-data-api client runs it: POST /latest/snapshot/, poll the trackLink
+ * until SUCCESS, download the zip. Zips are read by GDAL (/vsizip/), never by our own code.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect } from "vitest";
+import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../src/tasks/export-tasks.js";
+import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
+import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
+import type { ServerOptions } from "../../src/server/app.js";
+
+export interface ExportServer extends RunningServer {
+  queue: ExportQueue;
+  directory: string;
+}
+
+/** The real server over Monaco with an export queue and `concurrency` workers in this process. */
+export async function startExportServer(options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>> } = {}): Promise<ExportServer> {
+  // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
+  const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
+  const directory = join(root, "exports");
+  mkdirSync(directory);
+  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50 });
+  const server = await startServer(await monacoStorePath(), { exports: { queue, directory, ...options.exports } });
+  queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
+  // After hooks run last-registered first: the queue stops before the server closes the store.
+  afterAll(async () => {
+    await queue.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return { ...server, queue, directory };
+}
+
+/** Polls a task the way raw-data-api clients do, until it ends; returns the last status body. */
+export async function waitForTask(server: RunningServer, trackLink: string, timeoutMs = 240_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await server.get(`/latest${trackLink}`);
+    expect(status).toBe(200);
+    if (body.status === "SUCCESS" || body.status === "FAILURE") return body;
+    if (Date.now() > deadline) throw new Error(`task still ${body.status} (${body.progress}%) after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** POSTs an export, waits for SUCCESS and downloads the zip to a temporary file; returns its path and the task status. */
+export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: any }> {
+  const accepted = await server.post("/latest/snapshot/", body);
+  expect(accepted.status, accepted.text).toBe(200);
+  const status = await waitForTask(server, accepted.body.trackLink);
+  expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
+  return { zip: await downloadZip(status.result.downloadUrl), status };
+}
+
+/** Downloads a zip to a temporary file (removed after the test file) and returns its path. */
+export async function downloadZip(url: string): Promise<string> {
+  const download = await fetch(url);
+  expect(download.status).toBe(200);
+  const directory = mkdtempSync(join(tmpdir(), "basemodel-download-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  const zip = join(directory, "download.zip");
+  writeFileSync(zip, Buffer.from(await download.arrayBuffer()));
+  return zip;
+}

@@ -1,0 +1,259 @@
+/**
+ * POST /latest/snapshot/, GET /latest/tasks/status/{id}/ and GET /exports/ over real HTTP on
+ * the real Monaco data: the client flow, every format opened by GDAL inside the zip, downloads
+ * with Range, names that try to escape, concurrent exports, clean-up, and every bad request.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PolygonalGeometry } from "../../src/geometry/geos.js";
+import { deleteOldExports } from "../../src/tasks/export-tasks.js";
+import { gdalLayers, readWithGdal, type ReadFeature } from "../export/helpers.js";
+import { hasGdal } from "../query/gdal-oracle.js";
+import { downloadZip, exportZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import { wireValidator } from "./helpers.js";
+
+const square = (minX: number, minY: number, size: number): Extract<PolygonalGeometry, { type: "Polygon" }> => ({
+  type: "Polygon",
+  coordinates: [[[minX, minY], [minX + size, minY], [minX + size, minY + size], [minX, minY + size], [minX, minY]]],
+});
+
+/** Monte-Carlo, about 0.4 km²: a few hundred features of every kind. */
+const CENTRE = square(7.424, 43.737, 0.006);
+const SMALL = square(7.4265, 43.7395, 0.0015);
+
+const kindOf = (geometry: { type: string }): string => (geometry.type.endsWith("Point") ? "point" : geometry.type.endsWith("LineString") ? "line" : "polygon");
+
+function byKind(features: ReadFeature[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const feature of features) counts[kindOf(feature.geometry)] = (counts[kindOf(feature.geometry)] ?? 0) + 1;
+  return counts;
+}
+
+describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => {
+  let server: ExportServer;
+  const validStatus = wireValidator("TaskStatus");
+  const validAccepted = wireValidator("SnapshotAccepted");
+
+  beforeAll(async () => {
+    server = await startExportServer({ exports: { maxAreaKm2: 100_000 } });
+  });
+
+  it("the raw-data-api client flow: POST, poll trackLink until SUCCESS, download, open Export.geojson from the zip", async () => {
+    const accepted = await server.post("/latest/snapshot/", { geometry: CENTRE });
+    expect(accepted.status).toBe(200);
+    expect(validAccepted(accepted.body)).toBe(true);
+    const { taskId, task_id, trackLink, track_link } = accepted.body;
+    expect(task_id).toBe(taskId);
+    expect(trackLink).toBe(`/tasks/status/${taskId}/`);
+    expect(track_link).toBe(trackLink);
+
+    const first = await server.get(`/latest${trackLink}`);
+    expect(["PENDING", "STARTED", "SUCCESS"]).toContain(first.body.status);
+    if (first.body.status !== "SUCCESS") expect(first.body.result).toBeNull();
+
+    const done = await waitForTask(server, trackLink);
+    expect(validStatus(done)).toBe(true);
+    const { result } = done;
+    expect(done).toMatchObject({ id: taskId, status: "SUCCESS", progress: 100 });
+    expect(result.downloadUrl).toBe(`${server.url}/exports/Export_geojson_uid_${taskId}.zip`);
+    expect(result).toMatchObject({ download_url: result.downloadUrl, fileName: "Export", file_name: "Export" });
+    expect(result.responseTime).toMatch(/^\d+:\d{2}:\d{2}\.\d{6}$/);
+    expect(result.process_time).toBe(result.responseTime);
+    expect(result.response_time).toBe(result.responseTime);
+    // The square is 0.006° by 0.006° at 43.74°N: 0.668 km by 0.483 km on the sphere.
+    expect(result.queryArea).toBe("0.32 Sq Km");
+    expect(result.query_area).toBe(result.queryArea);
+    expect(result.bindedFileSize).toMatch(/^\d+\.\d{2} MB$/);
+    expect(result.zipFileSizeBytes).toBe(result.zip_file_size_bytes);
+
+    const zip = await downloadZip(result.downloadUrl);
+    expect(statSync(zip).size).toBe(result.zipFileSizeBytes);
+    const features = await readWithGdal(`/vsizip/${zip}/Export.geojson`);
+    const plain = await server.post("/latest/snapshot/plain/", { bbox: [7.424, 43.737, 7.43, 43.743], where: [], lookIn: ["nodes", "ways_line", "ways_poly", "relations"] });
+    expect(features.length).toBe(plain.body.features.length);
+    expect(Object.keys(features[0]!.properties)).toEqual(["osm_id", "version", "changeset", "timestamp", "tags"]);
+    const boundary = await readWithGdal(`/vsizip/${zip}/clipping_boundary.geojson`);
+    const corners = (boundary[0]!.geometry as typeof CENTRE).coordinates[0]!;
+    corners.forEach(([x, y], i) => {
+      expect(x).toBeCloseTo(CENTRE.coordinates[0]![i]![0]!, 12);
+      expect(y).toBeCloseTo(CENTRE.coordinates[0]![i]![1]!, 12);
+    });
+  });
+
+  it("the zip holds the export, the clipping boundary and a Readme with the time, the request and the ODbL notice", async () => {
+    const { zip } = await exportZip(server, { geometry: SMALL, fileName: "readme_check" });
+    const entries = pythonZip(zip, "print('\\n'.join(z.namelist())); assert z.testzip() is None");
+    expect(entries.trim().split("\n")).toEqual(["readme_check.geojson", "clipping_boundary.geojson", "Readme.txt"]);
+    const text = pythonZip(zip, "print(z.read('Readme.txt').decode('utf-8'))");
+    expect(text).toMatch(/Export time \(UTC\): \d{4}-\d{2}-\d{2}T/);
+    expect(text).toContain('"fileName": "readme_check"');
+    expect(text).toContain("© OpenStreetMap contributors");
+    expect(text).toContain("Open Database License (ODbL) 1.0");
+  });
+
+  describe.skipIf(!hasGdal)("every format, opened by GDAL inside the zip", () => {
+    let reference: ReadFeature[];
+    const filters = { attributes: { allGeometry: ["name", "building"] } };
+    beforeAll(async () => {
+      const { zip } = await exportZip(server, { geometry: CENTRE, filters });
+      reference = await readWithGdal(`/vsizip/${zip}/Export.geojson`);
+    });
+
+    /** A sample of osm_id -> name, from the GeoJSON export. */
+    const sample = (features: ReadFeature[]): Map<string, unknown> =>
+      new Map(features.filter((feature) => feature.properties.name != null).slice(0, 25).map((feature) => [`${kindOf(feature.geometry)}:${feature.properties.osm_id}`, feature.properties.name]));
+
+    for (const [outputType, files] of [
+      ["fgb", ["Export.fgb"]],
+      ["gpkg", ["Export.gpkg"]],
+      ["kml", ["Export.kml"]],
+      ["csv", ["Export.csv"]],
+      ["shp", ["Export_point.shp", "Export_line.shp", "Export_poly.shp"]],
+    ] as const) {
+      it(`${outputType}: the same features per geometry type, and the same attribute values`, async () => {
+        const { zip, status } = await exportZip(server, { geometry: CENTRE, outputType, filters });
+        expect(status.result.downloadUrl).toMatch(new RegExp(`/exports/Export_${outputType}_uid_${status.id}\\.zip$`));
+        const read = (await Promise.all(files.map((file) => readWithGdal(`/vsizip/${zip}/${file}`)))).flat();
+        expect(byKind(read)).toEqual(byKind(reference));
+        const want = sample(reference);
+        expect(want.size).toBeGreaterThan(10);
+        // GDAL's KML reader calls the name column "Name" and trims it.
+        const nameOf = (feature: ReadFeature) => (outputType === "kml" ? feature.properties.Name : feature.properties.name);
+        const got = new Map(read.map((feature) => [`${kindOf(feature.geometry)}:${feature.properties.osm_id}`, nameOf(feature)]));
+        for (const [key, name] of want) expect(got.get(key), key).toBe(outputType === "kml" ? String(name).trim() : name);
+      });
+    }
+  });
+
+  it("downloads support Range requests, for resumed downloads", async () => {
+    const { status } = await exportZip(server, { geometry: SMALL });
+    const url = status.result.downloadUrl;
+    const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const part = await fetch(url, { headers: { range: "bytes=10-109" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 10-109/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(10, 110));
+    const tail = await fetch(url, { headers: { range: `bytes=${whole.length - 5}-` } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 5));
+    expect((await fetch(url, { headers: { range: `bytes=${whole.length + 10}-` } })).status).toBe(416);
+  });
+
+  it("serves only finished zips: not the task queue, work folders or anything outside the folder", async () => {
+    for (const path of ["/exports/.tasks.sqlite", "/exports/..%2Fpackage.json", "/exports/../package.json", "/exports/", "/exports/x.zip.partial"]) {
+      const answer = await server.get(path);
+      expect(answer.status, path).toBe(404);
+    }
+    const missing = await server.get(`/exports/Export_geojson_uid_00000000-0000-4000-8000-000000000000.zip`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/not finished yet, or it was deleted/);
+  });
+
+  it("sanitises fileName: nothing is written outside the export folder, whatever the name", async () => {
+    const names: Array<[string, RegExp]> = [
+      ["../../escape", /^_escape$/],
+      ["a/b\\c", /^a_b_c$/],
+      ["nul\u0000byte", /^nul_byte$/],
+      ["x".repeat(300), /^x{150}$/],
+      ["🏠 home 🏠", /^_home_$/],
+      ["Kathmandu काठमाडौं", /^Kathmandu_काठमाडौं$/],
+      ["///", /^Export$/],
+    ];
+    const parent = dirname(server.directory);
+    const statuses = await Promise.all(names.map(async ([fileName]) => (await exportZip(server, { geometry: SMALL, fileName })).status));
+    statuses.forEach((status, i) => {
+      expect(status.result.fileName).toMatch(names[i]![1]);
+      expect(decodeURIComponent(status.result.downloadUrl.split("/exports/")[1])).toBe(`${status.result.fileName}_geojson_uid_${status.id}.zip`);
+    });
+    expect(readdirSync(parent)).toEqual(["exports"]);
+    expect(readdirSync(server.directory).filter((name) => !name.endsWith(".zip") && !name.startsWith(".tasks.sqlite"))).toEqual([]);
+    const zips = readdirSync(server.directory).filter((name) => name.endsWith(".zip"));
+    for (const status of statuses) expect(zips).toContain(`${status.result.fileName}_geojson_uid_${status.id}.zip`);
+    const inner = await gdalLayers(`/vsizip/${server.directory}/${statuses[1]!.result.fileName}_geojson_uid_${statuses[1]!.id}.zip/a_b_c.geojson`);
+    expect(inner[0]!.count).toBeGreaterThan(0);
+  });
+
+  it("20 concurrent exports all finish with correct files", async () => {
+    const formats = ["geojson", "shp", "fgb", "gpkg", "kml", "csv"] as const;
+    const reference = await readWithGdal(`/vsizip/${(await exportZip(server, { geometry: SMALL })).zip}/Export.geojson`);
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => exportZip(server, { geometry: SMALL, outputType: formats[i % formats.length] })));
+    const ids = new Set(runs.map(({ status }) => status.id));
+    expect(ids.size).toBe(20);
+    for (const [i, { zip }] of runs.entries()) {
+      const format = formats[i % formats.length]!;
+      const files = format === "shp" ? ["Export_point.shp", "Export_line.shp", "Export_poly.shp"] : [`Export.${format}`];
+      const read = (await Promise.all(files.map((file) => readWithGdal(`/vsizip/${zip}/${file}`)))).flat();
+      expect(byKind(read), format).toEqual(byKind(reference));
+    }
+  });
+
+  it("clean-up deletes old zips, and their tasks say so", async () => {
+    const { status } = await exportZip(server, { geometry: SMALL, fileName: "old" });
+    const deleted = await deleteOldExports(server.queue, server.directory, 0, new Date(Date.now() + 1000));
+    expect(deleted).toBeGreaterThan(0);
+    expect(readdirSync(server.directory).filter((name) => name.endsWith(".zip"))).toEqual([]);
+    const after = await server.get(`/latest/tasks/status/${status.id}/`);
+    expect(after.body.status).toBe("SUCCESS");
+    expect(after.body.result.deletedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(after.body.result.deleted_at).toBe(after.body.result.deletedAt);
+    expect((await fetch(status.result.downloadUrl)).status).toBe(404);
+    // A second pass finds nothing more to do.
+    expect(await deleteOldExports(server.queue, server.directory, 0, new Date(Date.now() + 1000))).toBe(0);
+  });
+});
+
+describe("bad snapshot requests are 422s that say what is wrong", () => {
+  let server: ExportServer;
+  beforeAll(async () => {
+    server = await startExportServer({ exports: { maxAreaKm2: 1_000 } });
+  });
+
+  const reject = async (body: unknown): Promise<Array<{ loc: unknown[]; msg: string; type: string }>> => {
+    const answer = await server.post("/latest/snapshot/", body);
+    expect(answer.status, answer.text).toBe(422);
+    return answer.body.detail;
+  };
+
+  it("both allGeometry and all_geometry in one filter", async () => {
+    const detail = await reject({ geometry: SMALL, filters: { tags: { allGeometry: { building: [] }, all_geometry: { amenity: [] } } } });
+    expect(detail[0]).toMatchObject({ loc: ["body", "filters", "tags", "all_geometry"], type: "duplicate_alias" });
+  });
+
+  it("an area over the limit, with the area and the limit", async () => {
+    const detail = await reject({ geometry: square(7, 43, 1) });
+    expect(detail[0]!.loc).toEqual(["body", "geometry"]);
+    expect(detail[0]!.msg).toMatch(/the area is 8,9\d\d km², above the limit of 1,000 km²/);
+  });
+
+  it("a missing geometry, a self-intersecting one, an unclosed ring, a point", async () => {
+    expect((await reject({}))[0]).toMatchObject({ loc: ["body", "geometry"], type: "missing" });
+    const bowtie = { type: "Polygon", coordinates: [[[7.42, 43.73], [7.43, 43.74], [7.43, 43.73], [7.42, 43.74], [7.42, 43.73]]] };
+    expect((await reject({ geometry: bowtie }))[0]!.msg).toMatch(/crosses itself near 7\.425 43\.735/);
+    const open = { type: "Polygon", coordinates: [[[7.42, 43.73], [7.43, 43.73], [7.43, 43.74], [7.42, 43.74]]] };
+    expect((await reject({ geometry: open }))[0]!.loc.slice(0, 3)).toEqual(["body", "geometry", "coordinates"]);
+    expect((await reject({ geometry: { type: "Point", coordinates: [7.42, 43.73] } }))[0]!.loc).toEqual(["body", "geometry", "type"]);
+  });
+
+  it("an unknown outputType lists the allowed ones; unknown members and bad zooms are refused", async () => {
+    expect((await reject({ geometry: SMALL, outputType: "mbtiles" }))[0]!.msg).toContain('"geojson", "shp", "fgb", "gpkg", "kml", "csv"');
+    expect((await reject({ geometry: SMALL, bindZip: false }))[0]).toMatchObject({ loc: ["body", "bindZip"], type: "extra_forbidden" });
+    expect((await reject({ geometry: SMALL, minZoom: 5, maxZoom: 2 }))[0]!.loc).toEqual(["body", "maxZoom"]);
+    expect((await reject({ geometry: SMALL, output_type: "shp", outputType: "shp" }))[0]!.type).toBe("duplicate_alias");
+    expect((await reject({ geometry: SMALL, filters: { tags: { point: { amenity: "cafe" } } } }))[0]!.loc).toEqual(["body", "filters", "tags", "point", "amenity"]);
+  });
+
+  it("task status: an unknown id is a 404, a malformed one a 422", async () => {
+    const unknown = await server.get("/latest/tasks/status/00000000-0000-4000-8000-000000000000/");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/no task/);
+    const malformed = await server.get("/latest/tasks/status/not-a-task/");
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0].loc).toEqual(["path", "task_id"]);
+  });
+});
+
+/** Runs `code` with `z`, the zip opened by Python's zipfile: a reader that is not ours, CRC checks included. */
+function pythonZip(zip: string, code: string): string {
+  return execFileSync("python3", ["-c", `import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n${code}`, zip], { encoding: "utf8" });
+}
