@@ -11,3 +11,5 @@ console.log("\n## basemodel validate (whole process, hyperfine)\n");
 console.log(runCli());
 console.log("\n## Reference server: import and HTTP\n");
 console.log(await (await import("./server.mjs")).run());
+console.log("\n## Reference server: asynchronous exports\n");
+console.log(await (await import("./exports.mjs")).run());

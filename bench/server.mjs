@@ -7,7 +7,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import autocannon from "autocannon";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -38,7 +38,7 @@ function importBench(dir) {
 }
 
 async function startServe(db) {
-  const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0", "--exports", join(dirname(db), "exports")], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
