@@ -57,17 +57,23 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
         callback(error, entries);
       })) as unknown as typeof fs.readdir,
   };
-  const glob = async (patterns: string | string[], base: string) =>
-    (await loadFastGlob())(patterns, {
-      cwd: base,
-      absolute: true,
-      dot: false,
-      onlyFiles: false,
-      followSymbolicLinks: false,
-      suppressErrors: true,
-      ignore: [...DEFAULT_IGNORE, ...ignore],
-      fs: recordingFs,
-    });
+  // Files and links, never folders. The walk's own entry types decide; only a link costs a stat.
+  const glob = async (patterns: string | string[], base: string): Promise<string[]> =>
+    (
+      await (await loadFastGlob())(patterns, {
+        cwd: base,
+        absolute: true,
+        dot: false,
+        onlyFiles: false,
+        followSymbolicLinks: false,
+        suppressErrors: true,
+        ignore: [...DEFAULT_IGNORE, ...ignore],
+        fs: recordingFs,
+        objectMode: true,
+      })
+    )
+      .filter(({ dirent, path }) => !dirent.isDirectory() && !(dirent.isSymbolicLink() && isFolder(path)))
+      .map(({ path }) => path);
 
   for (const arg of args) {
     const path = resolve(cwd, arg);
@@ -76,7 +82,7 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
       isDirectory = lstatSync(path).isDirectory() || (lstatSync(path).isSymbolicLink() && fs.statSync(path).isDirectory());
     } catch (error) {
       if ((await loadFastGlob()).isDynamicPattern(arg)) {
-        const matched = (await glob(arg, cwd)).filter((file) => !isFolder(file));
+        const matched = await glob(arg, cwd);
         if (matched.length === 0) emptyGlobs.push(arg);
         matched.forEach((file) => files.add(file));
       } else if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
@@ -87,7 +93,7 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
       }
       continue;
     }
-    if (isDirectory) (await glob("**/*.json", path)).filter((file) => !isFolder(file)).forEach((file) => files.add(file));
+    if (isDirectory) (await glob("**/*.json", path)).forEach((file) => files.add(file));
     else files.add(path);
   }
   return { files: [...files].sort(), problems, emptyGlobs };

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { reasonOf } from "./files.js";
 
 export type ReadResult = { bytes: Buffer } | { error: string };
@@ -12,14 +12,24 @@ function kindOf(stats: import("node:fs").Stats): string {
 
 /**
  * The bytes of one file, or why they cannot be had. Anything but a regular file is refused
- * before it is opened: opening a FIFO would block the whole run.
+ * before a byte is read.
  */
 export function readItemFile(path: string): ReadResult {
-  let stats;
+  let fd;
   try {
-    stats = statSync(path);
+    // Non-blocking: opening a FIFO must not wait for a writer. One open and one fstat decide,
+    // where stat-then-read would cost a system call more per file.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // A socket cannot be opened at all: say what it is, as for the other kinds.
+    if (code === "ENXIO") {
+      try {
+        return { error: `is ${kindOf(statSync(path))}, not a file` };
+      } catch {
+        // Gone meanwhile: the plain reason below says so.
+      }
+    }
     if (code === "ENOENT") {
       try {
         if (lstatSync(path).isSymbolicLink()) return { error: "broken symbolic link: its target does not exist" };
@@ -29,11 +39,14 @@ export function readItemFile(path: string): ReadResult {
     }
     return { error: reasonOf(error as NodeJS.ErrnoException) };
   }
-  if (stats.isFIFO()) return { error: "is a FIFO (named pipe), not a file; to validate what it carries, pipe it to standard input: basemodel validate - < fifo" };
-  if (!stats.isFile()) return { error: `is ${kindOf(stats)}, not a file` };
   try {
-    return { bytes: readFileSync(path) };
+    const stats = fstatSync(fd);
+    if (stats.isFIFO()) return { error: "is a FIFO (named pipe), not a file; to validate what it carries, pipe it to standard input: basemodel validate - < fifo" };
+    if (!stats.isFile()) return { error: `is ${kindOf(stats)}, not a file` };
+    return { bytes: readFileSync(fd) };
   } catch (error) {
     return { error: reasonOf(error as NodeJS.ErrnoException) };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -71,10 +71,16 @@ export function parseJson(text: string): Parsed {
 function membersWritten(text: string): number {
   let count = 0;
   let i = 0;
+  // The next ":" anywhere, found by the engine's indexOf; it only moves forward, so the whole
+  // count is one pass. Colons inside strings are passed over, not counted.
+  let colon = text.indexOf(":");
   for (;;) {
     const quote = text.indexOf('"', i);
     const end = quote === -1 ? text.length : quote;
-    for (let j = i; j < end; j++) if (text.charCodeAt(j) === 58) count++;
+    while (colon !== -1 && colon < end) {
+      if (colon >= i) count++;
+      colon = text.indexOf(":", colon + 1);
+    }
     if (quote === -1) return count;
     let close = quote + 1;
     for (;;) {
