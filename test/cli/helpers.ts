@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll } from "vitest";
+import { afterFile } from "../cleanup.js";
 
 export const ROOT = resolve(__dirname, "../..");
 export const BIN = join(ROOT, "bin/basemodel.js");
@@ -49,8 +49,7 @@ export function basemodel(args: string[], options: RunOptions = {}): Promise<Run
 export function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "basemodel-cli-"));
   chmodSync(dir, 0o755);
-  // Removing a folder of thousands of files can take minutes on a slow, shared CI machine.
-  afterAll(() => rmSync(dir, { recursive: true, force: true }), 600_000);
+  afterFile(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

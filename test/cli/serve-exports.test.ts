@@ -41,8 +41,10 @@ async function download(url: string, directory: string, name: string): Promise<s
 }
 
 describe.skipIf(!hasGdal)("basemodel serve: exports survive a crash", { timeout: 900_000 }, () => {
+  const exportsDir = scratchDir();
+  const scratch = scratchDir();
+
   it("a task running when the server is SIGKILLed finishes after a restart, with a complete, correct zip", async () => {
-    const exportsDir = scratchDir();
     const args = ["--db", await monacoStorePath(), "--port", "0", "--exports", exportsDir, "--workers", "1"];
 
     const first = await startServe(args);
@@ -62,7 +64,6 @@ describe.skipIf(!hasGdal)("basemodel serve: exports survive a crash", { timeout:
 
       const referenceId = await post(second, { geometry: MONACO_AREA });
       const reference = await until(second, referenceId, (body) => body.status === "SUCCESS");
-      const scratch = scratchDir();
       const zip = await download(done.result.downloadUrl, scratch, "resumed.zip");
       const referenceZip = await download(reference.result.downloadUrl, scratch, "reference.zip");
       // Python's zipfile checks every entry's CRC: a zip cut short or corrupted fails here.

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { basemodel, BIN, scratchDir, startServe } from "./helpers.js";
 
 describe("basemodel serve", { timeout: 120_000 }, () => {
+  const exportsDir = scratchDir();
+
   it("with no --db serves the generated demo town, answers real requests, and stops cleanly on SIGTERM", async () => {
-    const exportsDir = scratchDir();
     const { child, url, output, exited } = await startServe(["--port", "0", "--exports", exportsDir]);
     const { stdout } = output();
     expect(stdout).toContain("demo dataset");

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
+import { afterFile } from "../cleanup.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
@@ -19,7 +19,7 @@ export const fixture = (name: string): string => resolve(here, "../../fixtures/o
 /** A fresh temporary directory, removed after the test file. */
 export function temporaryDirectory(): string {
   const directory = mkdtempSync(join(tmpdir(), "basemodel-osm-"));
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  afterFile(() => rmSync(directory, { recursive: true, force: true }));
   return directory;
 }
 

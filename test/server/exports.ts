@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
+import { afterFile } from "../cleanup.js";
 import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../src/tasks/export-tasks.js";
 import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
@@ -25,8 +26,8 @@ export async function startExportServer(options: { concurrency?: number; exports
   const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50 });
   const server = await startServer(await monacoStorePath(), { exports: { queue, directory, ...options.exports } });
   queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
-  // After hooks run last-registered first: the queue stops before the server closes the store.
-  afterAll(async () => {
+  // Clean-ups run last-registered first: the queue stops before the server closes the store.
+  afterFile(async () => {
     await queue.close();
     rmSync(root, { recursive: true, force: true });
   });
@@ -59,7 +60,7 @@ export async function downloadZip(url: string): Promise<string> {
   const download = await fetch(url);
   expect(download.status).toBe(200);
   const directory = mkdtempSync(join(tmpdir(), "basemodel-download-"));
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  afterFile(() => rmSync(directory, { recursive: true, force: true }));
   const zip = join(directory, "download.zip");
   writeFileSync(zip, Buffer.from(await download.arrayBuffer()));
   return zip;

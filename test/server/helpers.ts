@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
-import { afterAll, inject } from "vitest";
+import { inject } from "vitest";
+import { afterFile } from "../cleanup.js";
 import { schemas } from "../../src/api/index.js";
 import { importOsm } from "../../src/osm/import.js";
 import { createServer, type ServerOptions } from "../../src/server/app.js";
@@ -31,7 +32,7 @@ export async function startServer(storePath: string, options: Omit<ServerOptions
   const store = await sqliteStoreFactory.open(storePath);
   const app = await createServer({ store, ...options });
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
-  afterAll(async () => {
+  afterFile(async () => {
     await app.close();
     await store.close();
   });

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { afterFile } from "../cleanup.js";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import { gdalRows, gdalTable, hasGdal, intersecting, writeFeaturesFile } from "../query/gdal-oracle.js";
 import { exportZip, startExportServer, type ExportServer } from "./exports.js";
@@ -29,7 +30,7 @@ describe.skipIf(!hasGdal)("POST /latest/snapshot/ filters, against SQL over all 
   beforeAll(async () => {
     server = await startExportServer();
     const directory = mkdtempSync(join(tmpdir(), "basemodel-oracle-"));
-    afterAll(() => rmSync(directory, { recursive: true, force: true }));
+    afterFile(() => rmSync(directory, { recursive: true, force: true }));
     everything = join(directory, "features.geojson");
     await writeFeaturesFile(server.store, everything);
   }, 300_000);

@@ -203,6 +203,19 @@ describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => 
   });
 });
 
+describe("a configured public URL", () => {
+  let server: ExportServer;
+  beforeAll(async () => {
+    server = await startExportServer({ exports: { publicUrl: "https://exports.example.org/" } });
+  });
+
+  it("is where downloadUrl points, whatever host the request was sent to", async () => {
+    const accepted = await server.post("/latest/snapshot/", { geometry: SMALL });
+    const done = await waitForTask(server, accepted.body.trackLink);
+    expect(done.result.downloadUrl).toBe(`https://exports.example.org/exports/Export_geojson_uid_${done.id}.zip`);
+  });
+});
+
 describe("bad snapshot requests are 422s that say what is wrong", () => {
   let server: ExportServer;
   beforeAll(async () => {
