@@ -3,10 +3,12 @@
  * Requests are RawDataCurrentParams of raw-data-api 1.0.16; answers carry every member in both
  * spellings (decisions B), so that clients written against either work.
  */
+import { EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";
 import type { Geometry } from "./feature-collection.js";
 
-export const OUTPUT_TYPES = ["geojson", "shp", "fgb", "gpkg", "kml", "csv"] as const;
+/** Exactly the formats the export writers have. */
+export const OUTPUT_TYPES = EXPORT_FORMATS;
 export const SNAPSHOT_GEOMETRY_TYPES = ["point", "line", "polygon", "all_geometry"] as const;
 export const FILTER_GEOMETRIES = ["point", "line", "polygon", "allGeometry"] as const;
 export const DEFAULT_MAX_AREA_KM2 = 100_000;

@@ -47,7 +47,7 @@ const WRITING_SHARE = 90;
 /** Features written between two turns of the event loop: an export must not starve the HTTP server. */
 const FEATURES_PER_TURN = 256;
 
-export function zipNameOf(fileName: string, outputType: string, taskId: string): string {
+function zipNameOf(fileName: string, outputType: string, taskId: string): string {
   return `${fileName}_${outputType}_uid_${taskId}.zip`;
 }
 

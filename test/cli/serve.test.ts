@@ -24,6 +24,16 @@ describe("basemodel serve", { timeout: 120_000 }, () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no store at /nonexistent/monaco.db");
     expect(existsSync("/nonexistent")).toBe(false);
+    for (const [flags, says] of [
+      [["--workers", "0"], "--workers"],
+      [["--max-area", "many"], "--max-area"],
+      [["--export-max-age", "-1"], "--export-max-age"],
+      [["--public-url", "ftp://exports.example.org"], "--public-url must be an http(s) address"],
+    ] as const) {
+      const bad = await basemodel(["serve", ...flags]);
+      expect(bad.code, flags.join(" ")).toBe(2);
+      expect(bad.stderr).toContain(says);
+    }
     const badPort = await basemodel(["serve", "--port", "http"]);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("port");
