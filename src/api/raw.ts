@@ -1,4 +1,5 @@
 /** The feature query API: POST /raw/polygons|lines|nodes|all and their *List variants. */
+import { QUALITY_STATUSES, type QualityStatus } from "../quality/statuses.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
 
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -19,6 +20,15 @@ export const rawQuerySchema = {
       description: "Comma-separated terms, each `key` (the key present) or `key=value` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter",
       examples: ["building,amenity=cafe"],
     },
+    hashtag: {
+      type: "string",
+      minLength: 1,
+      description: "Only features whose changeset has this hashtag (case-insensitive; a leading # is ignored)",
+      examples: ["hotosm-project-123"],
+    },
+    dateFrom: { type: "string", description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: ["2025-01-01T00:00:00"] },
+    dateTo: { type: "string", description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: ["2025-01-31"] },
+    status: { enum: QUALITY_STATUSES, description: "Only features with this data quality status" },
     page: { type: "integer", minimum: 0, default: 0, description: "0-based page number" },
     pageSize: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
     orderBy: {
@@ -32,6 +42,10 @@ export const rawQuerySchema = {
 export interface RawQuery {
   area?: string;
   tags?: string;
+  hashtag?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  status?: QualityStatus;
   page?: number;
   pageSize?: number;
   orderBy?: "timestamp" | "id";
@@ -47,8 +61,8 @@ export interface RawFeatureProperties {
   timestamp: string | null;
   version: number | null;
   changeset: number | null;
-  /** Data quality status; null until data quality checks have run. */
-  status: string | null;
+  /** The most severe data quality status, or null when the feature has none. */
+  status: QualityStatus | null;
   hashtags: string[];
   editor: string | null;
   created_at: string | null;

@@ -17,6 +17,9 @@ type GeosModule = Awaited<ReturnType<typeof initGeosJs>>;
 /** A GEOS geometry: a pointer into WebAssembly memory. */
 export type GeosPointer = number;
 
+/** A DE-9IM pattern copied into WebAssembly memory once, for many relate tests. */
+export type GeosPattern = number;
+
 /** Polygonal GeoJSON: what an area may be. */
 export type PolygonalGeometry = Extract<Geometry, { type: "Polygon" | "MultiPolygon" }>;
 
@@ -115,6 +118,24 @@ export class Geos {
   /** Like preparedIntersects for a point, without creating a point geometry. */
   preparedIntersectsXY(prepared: GeosPointer, x: number, y: number): boolean {
     return this.predicate(this.module.GEOSPreparedIntersectsXY(prepared, x, y), "intersects");
+  }
+
+  /** The pattern (9 characters of "012TF*", see GEOSRelatePattern) in WebAssembly memory; free it with freePattern(). */
+  pattern(text: string): GeosPattern {
+    if (!/^[012TF*]{9}$/.test(text)) throw new GeosError(`${JSON.stringify(text)} is not a DE-9IM pattern`);
+    const { Module } = this.module;
+    const pattern = Module._malloc(text.length + 1);
+    Module.stringToUTF8(text, pattern, text.length + 1);
+    return pattern;
+  }
+
+  freePattern(pattern: GeosPattern): void {
+    this.module.Module._free(pattern);
+  }
+
+  /** True when the DE-9IM matrix of the prepared geometry and `pointer` matches `pattern`. */
+  preparedRelatePattern(prepared: GeosPointer, pointer: GeosPointer, pattern: GeosPattern): boolean {
+    return this.predicate(this.module.GEOSPreparedRelatePattern(prepared, pointer, pattern), "relate");
   }
 
   private pointXY(point: GeosPointer): [number, number] {

@@ -81,9 +81,20 @@ export class ReferenceCollector {
   }
 }
 
+/**
+ * Where geometry comes from: the importer's in-memory index of the file, or the store when a
+ * change file is applied. Both answer the same two questions.
+ */
+export interface LocationSource {
+  /** [lon, lat] of a node, or null when unknown. */
+  node(id: number): Position | null;
+  /** The positions of a way a relation uses, or null when unknown. */
+  memberWay(id: number): Position[] | null;
+}
+
 /** Pass 2: builds the features, one entity at a time. */
-export class FeatureAssembler {
-  readonly problems: ProblemCounts = Object.fromEntries(PROBLEM_KINDS.map((kind) => [kind, 0])) as ProblemCounts;
+export class FeatureAssembler implements LocationSource {
+  readonly problems: ProblemCounts = emptyProblemCounts();
   private readonly nodeLocations: NodeLocations;
   /** Coordinates of relation member ways, interleaved lon/lat. */
   private readonly memberWays = new Map<number, Float64Array>();
@@ -92,114 +103,125 @@ export class FeatureAssembler {
     this.nodeLocations = new NodeLocations(references.nodes);
   }
 
+  node(id: number): Position | null {
+    return this.nodeLocations.get(id);
+  }
+
+  memberWay(id: number): Position[] | null {
+    const coordinates = this.memberWays.get(id);
+    return coordinates === undefined ? null : unflatten(coordinates);
+  }
+
   add(entity: OsmEntity): AssembledFeature | null {
-    switch (entity.type) {
-      case "node":
-        return this.addNode(entity);
-      case "way":
-        return this.addWay(entity);
-      case "relation":
-        return this.addRelation(entity);
+    if (entity.type === "node") this.nodeLocations.set(entity.id, entity.lon, entity.lat);
+    if (entity.type === "way" && this.references.ways.has(entity.id)) {
+      // Located once for both uses, so that its missing nodes count once.
+      const positions = wayPositions(entity, this, this.problems);
+      this.memberWays.set(entity.id, Float64Array.from(positions.flat()));
+      const tags = cleanTags(entity.tags);
+      return tags === null ? null : wayFeature(entity, tags, positions, this.problems);
+    }
+    return assemble(entity, this, this.problems);
+  }
+}
+
+export function emptyProblemCounts(): ProblemCounts {
+  return Object.fromEntries(PROBLEM_KINDS.map((kind) => [kind, 0])) as ProblemCounts;
+}
+
+/** The feature an entity makes, or null when it makes none (untagged, or no geometry: counted in `problems`). */
+export function assemble(entity: OsmEntity, source: LocationSource, problems: ProblemCounts): AssembledFeature | null {
+  const tags = cleanTags(entity.tags);
+  if (tags === null) return null;
+  switch (entity.type) {
+    case "node":
+      return { table: "nodes", feature: toFeature(entity, tags, { type: "Point", coordinates: [entity.lon, entity.lat] }) };
+    case "way":
+      return wayFeature(entity, tags, wayPositions(entity, source, problems), problems);
+    case "relation": {
+      const geometry = AREA_RELATION_TYPES.has(tags["type"] ?? "") ? areaGeometry(entity, source, problems) : lineGeometry(entity, source, problems);
+      return geometry === null ? null : { table: "relations", feature: toFeature(entity, tags, geometry) };
     }
   }
+}
 
-  private addNode(node: OsmNode): AssembledFeature | null {
-    this.nodeLocations.set(node.id, node.lon, node.lat);
-    const tags = cleanTags(node.tags);
-    if (tags === null) return null;
-    return { table: "nodes", feature: toFeature(node, tags, { type: "Point", coordinates: [node.lon, node.lat] }) };
+function wayFeature(way: OsmWay, tags: OsmTags, positions: Position[], problems: ProblemCounts): AssembledFeature | null {
+  const refs = way.refs;
+  const closed = refs.length > 0 && refs[0] === refs[refs.length - 1];
+  if (closed && refs.length > 3) {
+    const ring = positions;
+    if (ring.length < 4 || !samePosition(ring[0]!, ring[ring.length - 1]!)) return wayWithoutGeometry(problems);
+    return { table: "ways_poly", feature: toFeature(way, tags, { type: "Polygon", coordinates: [withWinding(ring, true)] }) };
   }
+  if (positions.length < 2) return wayWithoutGeometry(problems);
+  return { table: "ways_line", feature: toFeature(way, tags, { type: "LineString", coordinates: positions }) };
+}
 
-  private addWay(way: OsmWay): AssembledFeature | null {
-    const positions = this.locate(way);
-    if (this.references.ways.has(way.id)) this.memberWays.set(way.id, Float64Array.from(positions.flat()));
-    const tags = cleanTags(way.tags);
-    if (tags === null) return null;
-    const refs = way.refs;
-    const closed = refs.length > 0 && refs[0] === refs[refs.length - 1];
-    if (closed && refs.length > 3) {
-      const ring = positions;
-      if (ring.length < 4 || !samePosition(ring[0]!, ring[ring.length - 1]!)) return this.wayWithoutGeometry();
-      return { table: "ways_poly", feature: toFeature(way, tags, { type: "Polygon", coordinates: [withWinding(ring, true)] }) };
-    }
-    if (positions.length < 2) return this.wayWithoutGeometry();
-    return { table: "ways_line", feature: toFeature(way, tags, { type: "LineString", coordinates: positions }) };
+function wayWithoutGeometry(problems: ProblemCounts): null {
+  problems.way_without_geometry++;
+  return null;
+}
+
+/** The way's node positions, skipping missing nodes and repeated consecutive positions. */
+export function wayPositions(way: Pick<OsmWay, "refs">, source: LocationSource, problems: ProblemCounts): Position[] {
+  const positions: Position[] = [];
+  let missing = false;
+  for (const ref of way.refs) {
+    const position = source.node(ref);
+    if (position === null) missing = true;
+    else if (positions.length === 0 || !samePosition(positions[positions.length - 1]!, position)) positions.push(position);
   }
+  if (missing) problems.way_missing_nodes++;
+  return positions;
+}
 
-  private wayWithoutGeometry(): null {
-    this.problems.way_without_geometry++;
+/** Member ways with their roles; counts the relation once if any member is missing. */
+function memberWayPositions(relation: OsmRelation, source: LocationSource, problems: ProblemCounts): Array<{ role: string; positions: Position[] }> {
+  const found: Array<{ role: string; positions: Position[] }> = [];
+  let missing = false;
+  for (const member of relation.members) {
+    if (member.type !== "way") continue;
+    const positions = source.memberWay(member.ref);
+    if (positions === null) missing = true;
+    else found.push({ role: member.role, positions });
+  }
+  if (missing) problems.relation_missing_members++;
+  return found;
+}
+
+function lineGeometry(relation: OsmRelation, source: LocationSource, problems: ProblemCounts): Geometry | null {
+  const lines = memberWayPositions(relation, source, problems)
+    .map((member) => member.positions)
+    .filter((positions) => positions.length >= 2);
+  if (lines.length === 0) {
+    problems.relation_without_geometry++;
     return null;
   }
+  return { type: "MultiLineString", coordinates: lines };
+}
 
-  /** The way's node positions, skipping missing nodes and repeated consecutive positions. */
-  private locate(way: OsmWay): Position[] {
-    const positions: Position[] = [];
-    let missing = false;
-    for (const ref of way.refs) {
-      const position = this.nodeLocations.get(ref);
-      if (position === null) missing = true;
-      else if (positions.length === 0 || !samePosition(positions[positions.length - 1]!, position)) positions.push(position);
-    }
-    if (missing) this.problems.way_missing_nodes++;
-    return positions;
+/**
+ * Outer and inner rings are joined separately from the ways with those roles (an empty
+ * or unexpected role counts as outer, as in OSM's multipolygon rules), then each inner
+ * ring goes into the smallest outer ring containing it.
+ */
+function areaGeometry(relation: OsmRelation, source: LocationSource, problems: ProblemCounts): Geometry | null {
+  const members = memberWayPositions(relation, source, problems);
+  const outer = joinRings(members.filter((m) => m.role !== "inner").map((m) => m.positions));
+  const inner = joinRings(members.filter((m) => m.role === "inner").map((m) => m.positions));
+  problems.relation_degenerate_ring += outer.degenerateRings + inner.degenerateRings;
+  if (outer.openChains + inner.openChains > 0) {
+    problems.relation_unclosed_ring++;
+    return null;
   }
-
-  private addRelation(relation: OsmRelation): AssembledFeature | null {
-    const tags = cleanTags(relation.tags);
-    if (tags === null) return null;
-    const geometry = AREA_RELATION_TYPES.has(tags["type"] ?? "") ? this.areaGeometry(relation) : this.lineGeometry(relation);
-    if (geometry === null) return null;
-    return { table: "relations", feature: toFeature(relation, tags, geometry) };
+  if (outer.rings.length === 0) {
+    problems.relation_without_geometry++;
+    return null;
   }
-
-  /** Member ways with their roles; counts the relation once if any member is missing. */
-  private memberWayPositions(relation: OsmRelation): Array<{ role: string; positions: Position[] }> {
-    const found: Array<{ role: string; positions: Position[] }> = [];
-    let missing = false;
-    for (const member of relation.members) {
-      if (member.type !== "way") continue;
-      const coordinates = this.memberWays.get(member.ref);
-      if (coordinates === undefined) missing = true;
-      else found.push({ role: member.role, positions: unflatten(coordinates) });
-    }
-    if (missing) this.problems.relation_missing_members++;
-    return found;
-  }
-
-  private lineGeometry(relation: OsmRelation): Geometry | null {
-    const lines = this.memberWayPositions(relation)
-      .map((member) => member.positions)
-      .filter((positions) => positions.length >= 2);
-    if (lines.length === 0) {
-      this.problems.relation_without_geometry++;
-      return null;
-    }
-    return { type: "MultiLineString", coordinates: lines };
-  }
-
-  /**
-   * Outer and inner rings are joined separately from the ways with those roles (an empty
-   * or unexpected role counts as outer, as in OSM's multipolygon rules), then each inner
-   * ring goes into the smallest outer ring containing it.
-   */
-  private areaGeometry(relation: OsmRelation): Geometry | null {
-    const members = this.memberWayPositions(relation);
-    const outer = joinRings(members.filter((m) => m.role !== "inner").map((m) => m.positions));
-    const inner = joinRings(members.filter((m) => m.role === "inner").map((m) => m.positions));
-    this.problems.relation_degenerate_ring += outer.degenerateRings + inner.degenerateRings;
-    if (outer.openChains + inner.openChains > 0) {
-      this.problems.relation_unclosed_ring++;
-      return null;
-    }
-    if (outer.rings.length === 0) {
-      this.problems.relation_without_geometry++;
-      return null;
-    }
-    const { polygons, orphanInners } = buildPolygons(outer.rings, inner.rings);
-    this.problems.relation_inner_outside_outer += orphanInners;
-    // As osm2pgsql does for HOT: a multipolygon of one polygon is stored as a Polygon.
-    return polygons.length === 1 ? { type: "Polygon", coordinates: polygons[0]! } : { type: "MultiPolygon", coordinates: polygons };
-  }
+  const { polygons, orphanInners } = buildPolygons(outer.rings, inner.rings);
+  problems.relation_inner_outside_outer += orphanInners;
+  // As osm2pgsql does for HOT: a multipolygon of one polygon is stored as a Polygon.
+  return polygons.length === 1 ? { type: "Polygon", coordinates: polygons[0]! } : { type: "MultiPolygon", coordinates: polygons };
 }
 
 /** The tags without the ones HOT drops, or null when nothing is left. */

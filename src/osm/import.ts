@@ -116,6 +116,8 @@ async function writeFeatures(
       }
       for (const entity of block.entities) {
         if (entity.timestamp !== null && entity.timestamp > newestEntity) newestEntity = entity.timestamp;
+        // Every object, tagged or not, so that `basemodel update` can rebuild what a change touches.
+        await writer.insertRaw(entity);
         const assembled = assembler.add(entity);
         if (assembled === null) continue;
         await writer.insert(assembled.table, assembled.feature);

@@ -77,14 +77,15 @@ function newer(a: OsmFeature, b: OsmFeature): number {
  */
 export async function* tableMatches(
   store: FeatureStore,
-  query: Pick<FeatureQuery, "area" | "tags" | "geometry">,
+  query: Pick<FeatureQuery, "area" | "tags" | "geometry" | "changesets" | "status" | "annotated">,
   table: FeatureTable,
   order: "id" | "newest" = "id",
   onCandidate?: () => void,
 ): AsyncGenerator<FoundFeature> {
   const accepts = geometryTest(query);
   const { area } = query;
-  for await (const feature of store.candidates(table, area.bbox, { tags: query.tags, order })) {
+  const options = { tags: query.tags, changesets: query.changesets, status: query.status, annotated: query.annotated === true, order };
+  for await (const feature of store.candidates(table, area.bbox, options)) {
     onCandidate?.();
     // The type test first: it is free, the exact area test is not.
     if (accepts(feature.geometry) && area.intersects(feature.geometry)) yield { table, feature };

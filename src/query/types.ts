@@ -4,7 +4,7 @@
  * HTTP, SQL or a particular geometry engine.
  */
 import type { BBox, Geometry } from "../store/geojson.js";
-import type { FeatureTable, OsmFeature } from "../store/store.js";
+import type { ChangesetFilter, FeatureTable, OsmFeature } from "../store/store.js";
 
 /** One tag condition: the key with any of `values`, or the key present with any value when `values` is empty. */
 export interface TagCondition {
@@ -33,6 +33,12 @@ export interface FeatureQuery {
   tables: readonly FeatureTable[];
   area: AreaFilter;
   tags?: TagFilter;
+  /** Only features whose changeset matches. */
+  changesets?: ChangesetFilter;
+  /** Only features with this data quality status. */
+  status?: string | undefined;
+  /** Read each feature's FeatureAnnotations (data quality, changeset metadata). */
+  annotated?: boolean;
   /** Only this kind of geometry: "point" (Point), "line" (LineString, MultiLineString), "polygon" (Polygon, MultiPolygon). */
   geometry?: GeometryKind;
   /** Paging over the matches, applied after the exact test. */

@@ -3,6 +3,7 @@ import type { Feature } from "../api/feature-collection.js";
 import type { PlainSnapshotProperties } from "../api/snapshot-plain.js";
 import type { RawFeatureProperties, RawFeatureType, RawListItem } from "../api/raw.js";
 import { centroid } from "../geometry/centroid.js";
+import type { QualityStatus } from "../quality/statuses.js";
 import type { FoundFeature } from "../query/types.js";
 import type { Geometry } from "../store/geojson.js";
 import type { OsmFeature } from "../store/store.js";
@@ -36,11 +37,7 @@ export function rawFeature({ feature }: FoundFeature): Feature<RawFeaturePropert
       timestamp: feature.timestamp,
       version: feature.version,
       changeset: feature.changeset,
-      // Data quality and changeset metadata come with change files; until then there is none.
-      status: null,
-      hashtags: [],
-      editor: null,
-      created_at: null,
+      ...annotationsOf(feature),
     },
   };
 }
@@ -48,6 +45,7 @@ export function rawFeature({ feature }: FoundFeature): Feature<RawFeaturePropert
 export function rawListItem(found: FoundFeature): RawListItem {
   const { feature } = found;
   const [lon, lat] = centroid(feature.geometry);
+  const { status, hashtags, created_at } = annotationsOf(feature);
   return {
     type: osmTypeOf(found),
     geotype: geotypeOf(feature.geometry),
@@ -56,9 +54,19 @@ export function rawListItem(found: FoundFeature): RawListItem {
     lon,
     timestamp: feature.timestamp,
     tags: feature.tags,
-    status: null,
-    hashtags: [],
-    created_at: null,
+    status,
+    hashtags,
+    created_at,
+  };
+}
+
+/** Data quality and changeset metadata: the most severe status, and nothing where the store knows nothing. */
+function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, "status" | "hashtags" | "editor" | "created_at"> {
+  return {
+    status: (annotations?.statuses[0] as QualityStatus | undefined) ?? null,
+    hashtags: annotations?.hashtags ?? [],
+    editor: annotations?.editor ?? null,
+    created_at: annotations?.createdAt ?? null,
   };
 }
 

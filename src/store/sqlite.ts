@@ -7,16 +7,30 @@
  */
 import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
-import { geometryBBox } from "./geojson.js";
 import type { BBox } from "./geojson.js";
-import type { TagFilter } from "../query/types.js";
+import { toFeature, type FeatureRow } from "./sqlite-rows.js";
+import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
+import { candidateWhere } from "./sqlite-where.js";
+import { SqliteUpdate } from "./sqlite-update.js";
+import { SqliteWrites } from "./sqlite-writes.js";
 import { FEATURE_TABLES } from "./store.js";
-import type { CandidateOptions, FeatureStore, FeatureStoreFactory, FeatureTable, FeatureWriter, OsmFeature, StoreMeta } from "./store.js";
+import type {
+  CandidateOptions,
+  Changeset,
+  FeatureStore,
+  FeatureStoreFactory,
+  FeatureTable,
+  FeatureWriter,
+  OsmFeature,
+  QualityFinding,
+  RawEntity,
+  StoreMeta,
+  StoredFeature,
+  StoreUpdate,
+} from "./store.js";
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
-
-const SCHEMA_VERSION = "1";
 
 async function loadDriver(): Promise<typeof BetterSqlite3> {
   try {
@@ -46,42 +60,27 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
     }
     if (version !== SCHEMA_VERSION) {
       db.close();
-      throw new Error(`${path} is not a feature store of schema version ${SCHEMA_VERSION}`);
+      throw new Error(
+        typeof version === "string"
+          ? `${path} is a feature store of schema version ${version}, and this basemodel reads version ${SCHEMA_VERSION}: import the OSM file again with \`basemodel import\``
+          : `${path} is not a feature store`,
+      );
     }
     return new SqliteFeatureStore(db);
   },
 };
 
-function createSchema(db: Database): void {
-  const statements = FEATURE_TABLES.flatMap((table) => [
-    // osm_id is the rowid: lookups by id are free, and it doubles as the R*Tree id.
-    `CREATE TABLE ${table} (
-       osm_id INTEGER PRIMARY KEY,
-       version INTEGER,
-       changeset INTEGER,
-       timestamp TEXT,
-       uid INTEGER,
-       "user" TEXT,
-       tags TEXT NOT NULL,
-       geometry TEXT NOT NULL
-     )`,
-    `CREATE VIRTUAL TABLE ${table}_rtree USING rtree(id, minX, maxX, minY, maxY)`,
-  ]);
-  statements.push("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  db.exec(statements.join(";\n"));
-  db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(SCHEMA_VERSION);
+interface AnnotatedRow extends FeatureRow {
+  statuses: string | null;
+  hashtags: string | null;
+  editor: string | null;
+  created_at: string | null;
 }
 
-interface FeatureRow {
-  osm_id: number;
-  version: number | null;
-  changeset: number | null;
-  timestamp: string | null;
-  uid: number | null;
-  user: string | null;
-  tags: string;
-  geometry: string;
-}
+/** The feature's statuses (by rank) and its changeset's metadata, as columns of a candidate row. */
+const ANNOTATION_COLUMNS = `,
+  (SELECT json_group_array(status) FROM (SELECT status FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id ORDER BY rank, status)) AS statuses,
+  c.hashtags AS hashtags, c.editor AS editor, c.created_at AS created_at`;
 
 class SqliteFeatureStore implements FeatureStore {
   private readonly statements = new Map<string, Statement>();
@@ -92,6 +91,10 @@ class SqliteFeatureStore implements FeatureStore {
     return new SqliteFeatureWriter(this.db);
   }
 
+  update(): StoreUpdate {
+    return new SqliteUpdate(this.db);
+  }
+
   async queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]> {
     const features: OsmFeature[] = [];
     for await (const feature of this.candidates(table, bbox)) features.push(feature);
@@ -99,14 +102,22 @@ class SqliteFeatureStore implements FeatureStore {
   }
 
   async *candidates(table: FeatureTable, bbox: BBox, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {
-    const where = candidateWhere(table, bbox, options.tags);
+    const where = candidateWhere(table, bbox, options);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
-    const rows = this.statement(`SELECT t.* FROM ${table} t WHERE ${where.sql} ORDER BY ${order}`).iterate(...where.parameters) as IterableIterator<FeatureRow>;
-    for (const row of rows) yield toFeature(row);
+    if (!options.annotated) {
+      const rows = this.statement(`SELECT t.* FROM ${table} t WHERE ${where.sql} ORDER BY ${order}`).iterate(...where.parameters) as IterableIterator<FeatureRow>;
+      for (const row of rows) yield toFeature(row);
+      return;
+    }
+    const columns = ANNOTATION_COLUMNS.replace("%TABLE%", table);
+    const rows = this.statement(`SELECT t.*${columns} FROM ${table} t LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`).iterate(
+      ...where.parameters,
+    ) as IterableIterator<AnnotatedRow>;
+    for (const row of rows) yield toAnnotatedFeature(row);
   }
 
-  async countCandidates(table: FeatureTable, bbox: BBox, options: Pick<CandidateOptions, "tags"> = {}): Promise<number> {
-    const where = candidateWhere(table, bbox, options.tags);
+  async countCandidates(table: FeatureTable, bbox: BBox, options: Pick<CandidateOptions, "tags" | "changesets" | "status"> = {}): Promise<number> {
+    const where = candidateWhere(table, bbox, options);
     return this.statement(`SELECT count(*) FROM ${table} t WHERE ${where.sql}`).pluck().get(...where.parameters) as number;
   }
 
@@ -138,53 +149,19 @@ class SqliteFeatureStore implements FeatureStore {
 
 const MAX_CACHED_STATEMENTS = 64;
 
-/**
- * The bounding-box and tag conditions of a candidate query. osm_id IN (...) rather than a join:
- * SQLite then reads the R*Tree's ids into a sorted list and walks the table in osm_id order, so
- * the "id" order needs no sort and a caller that stops after one page reads little more than it.
- */
-function candidateWhere(table: FeatureTable, bbox: BBox, filter: TagFilter | undefined): { sql: string; parameters: Array<string | number> } {
-  // The table name is the one thing spliced into the SQL: it must be one of ours.
-  if (!FEATURE_TABLES.includes(table)) throw new Error(`Unknown feature table ${JSON.stringify(table)}`);
-  const tags = tagCondition(filter);
-  return {
-    sql: `t.osm_id IN (SELECT id FROM ${table}_rtree WHERE minX <= ? AND maxX >= ? AND minY <= ? AND maxY >= ?)${tags.sql === "" ? "" : ` AND ${tags.sql}`}`,
-    parameters: [bbox.maxX, bbox.minX, bbox.maxY, bbox.minY, ...tags.parameters],
+function toAnnotatedFeature(row: AnnotatedRow): OsmFeature {
+  const feature = toFeature(row);
+  feature.annotations = {
+    statuses: row.statuses === null ? [] : JSON.parse(row.statuses),
+    hashtags: row.hashtags === null ? [] : JSON.parse(row.hashtags),
+    editor: row.editor,
+    createdAt: row.created_at,
   };
-}
-
-/**
- * The tag filter as SQL over the JSON `tags` column. Keys and values only ever travel as bound
- * parameters; a condition's values go as one JSON array so that any number of them binds to
- * a single parameter.
- */
-function tagCondition(filter: TagFilter | undefined): { sql: string; parameters: string[] } {
-  if (!filter || filter.conditions.length === 0) return { sql: "", parameters: [] };
-  const parameters: string[] = [];
-  const clauses = filter.conditions.map(({ key, values }) => {
-    parameters.push(key);
-    if (values.length === 0) return "EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ?)";
-    parameters.push(JSON.stringify(values));
-    return "EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ? AND tag.value IN (SELECT value FROM json_each(?)))";
-  });
-  return { sql: `(${clauses.join(filter.join === "and" ? " AND " : " OR ")})`, parameters };
-}
-
-function toFeature(row: FeatureRow): OsmFeature {
-  return {
-    osmId: row.osm_id,
-    version: row.version,
-    changeset: row.changeset,
-    timestamp: row.timestamp,
-    uid: row.uid,
-    user: row.user,
-    tags: JSON.parse(row.tags),
-    geometry: JSON.parse(row.geometry),
-  };
+  return feature;
 }
 
 class SqliteFeatureWriter implements FeatureWriter {
-  private readonly inserts = new Map<FeatureTable, { row: Statement; box: Statement }>();
+  private readonly writes: SqliteWrites;
 
   constructor(private readonly db: Database) {
     // The whole load is one transaction, so abort() can undo all of it. The journal lives in
@@ -192,33 +169,24 @@ class SqliteFeatureWriter implements FeatureWriter {
     // the importer builds a temporary file and renames it into place only when complete.
     db.pragma("journal_mode = MEMORY");
     db.pragma("synchronous = OFF");
-    for (const table of FEATURE_TABLES) {
-      this.inserts.set(table, {
-        row: db.prepare(
-          `INSERT OR REPLACE INTO ${table} (osm_id, version, changeset, timestamp, uid, "user", tags, geometry)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ),
-        box: db.prepare(`INSERT OR REPLACE INTO ${table}_rtree (id, minX, maxX, minY, maxY) VALUES (?, ?, ?, ?, ?)`),
-      });
-    }
+    this.writes = new SqliteWrites(db);
     db.exec("BEGIN");
   }
 
   async insert(table: FeatureTable, feature: OsmFeature): Promise<void> {
-    const statements = this.inserts.get(table)!;
-    const { osmId } = feature;
-    statements.row.run(
-      osmId,
-      feature.version,
-      feature.changeset,
-      feature.timestamp,
-      feature.uid,
-      feature.user,
-      JSON.stringify(feature.tags),
-      JSON.stringify(feature.geometry),
-    );
-    const box = geometryBBox(feature.geometry);
-    statements.box.run(osmId, box.minX, box.maxX, box.minY, box.maxY);
+    this.writes.putFeature(table, feature);
+  }
+
+  async insertRaw(raw: RawEntity): Promise<void> {
+    this.writes.putRaw(raw, false);
+  }
+
+  async insertChangeset(changeset: Changeset): Promise<void> {
+    this.writes.putChangeset(changeset);
+  }
+
+  async setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void> {
+    this.writes.setFindings(found, findings);
   }
 
   async finish(meta: StoreMeta): Promise<void> {

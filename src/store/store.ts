@@ -2,6 +2,7 @@
  * The feature store contract. The embedded SQLite store implements it, and a PostGIS store
  * must provide the same: the importer and the server only ever talk to this interface.
  */
+import type { OsmMember } from "../osm/types.js";
 import type { TagFilter } from "../query/types.js";
 import type { BBox, Geometry } from "./geojson.js";
 
@@ -20,6 +21,83 @@ export interface OsmFeature {
   user: string | null;
   tags: Record<string, string>;
   geometry: Geometry;
+  /** What is known beside the object itself; read only when a query asks for it (CandidateOptions.annotated). */
+  annotations?: FeatureAnnotations;
+}
+
+export interface FeatureAnnotations {
+  /** Data quality statuses, most severe first (src/quality's order); empty when none. */
+  statuses: string[];
+  /** From the feature's changeset, when the store has it. */
+  hashtags: string[];
+  editor: string | null;
+  createdAt: string | null;
+}
+
+/**
+ * The OSM objects themselves, tagged or not, kept beside the features so that a change file
+ * can rebuild the geometry of every way and relation that uses a moved node.
+ */
+export interface RawNode {
+  type: "node";
+  id: number;
+  version: number | null;
+  lon: number;
+  lat: number;
+}
+
+export interface RawWay {
+  type: "way";
+  id: number;
+  version: number | null;
+  refs: number[];
+}
+
+export interface RawRelation {
+  type: "relation";
+  id: number;
+  version: number | null;
+  members: OsmMember[];
+}
+
+export type RawEntity = RawNode | RawWay | RawRelation;
+export type OsmType = RawEntity["type"];
+export type RawOf<T extends OsmType> = Extract<RawEntity, { type: T }>;
+
+/** A feature with the table it lives in: the node, way or relation it came from follows from the table. */
+export interface StoredFeature {
+  table: FeatureTable;
+  feature: OsmFeature;
+}
+
+export function osmTypeOfTable(table: FeatureTable): OsmType {
+  return table === "nodes" ? "node" : table === "relations" ? "relation" : "way";
+}
+
+/** Changeset metadata, as loaded from a changeset file. */
+export interface Changeset {
+  id: number;
+  /** ISO-8601 UTC. */
+  createdAt: string | null;
+  /** Null while the changeset is open. */
+  closedAt: string | null;
+  uid: number | null;
+  user: string | null;
+  /** The `created_by` tag. */
+  editor: string | null;
+  /** Without the leading `#`, in the changeset's own spelling. */
+  hashtags: string[];
+  /** [minLon, minLat, maxLon, maxLat], or null for a changeset without changes. */
+  bbox: [number, number, number, number] | null;
+}
+
+/** One data quality finding on a feature (see src/quality). */
+export interface QualityFinding {
+  status: string;
+  /** The offending `key=value` strings, or the reason for a geometry status. */
+  values: string[];
+  /** The rule that found it, e.g. "building". */
+  source: string;
 }
 
 /** What an import records about itself next to the data. */
@@ -33,14 +111,60 @@ export interface StoreMeta {
 /** Bulk loading into a fresh store. Nothing is visible to readers before finish(). */
 export interface FeatureWriter {
   insert(table: FeatureTable, feature: OsmFeature): Promise<void>;
+  /** Records an OSM object, feature or not (see RawNode). */
+  insertRaw(raw: RawEntity): Promise<void>;
+  insertChangeset(changeset: Changeset): Promise<void>;
+  /** Records the data quality findings of a feature (replacing earlier ones). */
+  setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void>;
   /** Records the metadata and commits everything. */
   finish(meta: StoreMeta): Promise<void>;
   /** Gives up: nothing written by this writer is kept. */
   abort(): Promise<void>;
 }
 
+/**
+ * One change file applied as one transaction: reads see the writes made so far, and nothing
+ * is visible to other readers before commit().
+ */
+export interface StoreUpdate {
+  /** The stored object, or null when the store does not have it (never had it, or deleted). */
+  getRaw<T extends OsmType>(type: T, id: number): Promise<RawOf<T> | null>;
+  /** The version an object was deleted at (null when unknown), or undefined when it was never deleted. */
+  deletedVersion(type: OsmType, id: number): Promise<number | null | undefined>;
+  putRaw(raw: RawEntity): Promise<void>;
+  /** Removes the object and its feature, remembering the deletion so that a repeat is recognised. */
+  deleteRaw(type: OsmType, id: number, version: number | null): Promise<void>;
+  waysUsingNode(nodeId: number): Promise<number[]>;
+  relationsUsingWay(wayId: number): Promise<number[]>;
+  getFeature(type: OsmType, id: number): Promise<StoredFeature | null>;
+  /** Stores the object's feature in its table (leaving any other table), or removes it when null. */
+  putFeature(type: OsmType, id: number, found: StoredFeature | null): Promise<void>;
+  /** Features of any table whose bounding box intersects `bbox`, restricted by `tags` when given. */
+  featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]>;
+  setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void>;
+  putChangeset(changeset: Changeset): Promise<void>;
+  /** Moves the replication timestamp forward to `timestamp`; never back. */
+  advanceReplicationTimestamp(timestamp: string): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/** Features whose changeset has a hashtag (case-insensitive, without `#`) and was created in a time range. */
+export interface ChangesetFilter {
+  hashtag?: string | undefined;
+  /** ISO-8601 UTC bounds, inclusive. */
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}
+
 export interface CandidateOptions {
   tags?: TagFilter | undefined;
+  /** Filters on the feature's changeset and data quality (see ChangesetFilter). */
+  changesets?: ChangesetFilter | undefined;
+  /** Only features with this data quality status. */
+  status?: string | undefined;
+  /** Read FeatureAnnotations with every feature. */
+  annotated?: boolean;
   /** "id" (the default): osm_id ascending. "newest": timestamp descending, features without one last, then osm_id descending. */
   order?: "id" | "newest";
 }
@@ -48,6 +172,8 @@ export interface CandidateOptions {
 export interface FeatureStore {
   /** Starts a bulk load; a store accepts one writer at a time. */
   writer(): FeatureWriter;
+  /** Starts applying a change; one at a time, and not beside a writer. */
+  update(): StoreUpdate;
   /** Rows whose geometry's bounding box intersects `bbox` (a candidate set: callers test exact geometry). */
   queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]>;
   /**
@@ -57,7 +183,7 @@ export interface FeatureStore {
    */
   candidates(table: FeatureTable, bbox: BBox, options?: CandidateOptions): AsyncIterable<OsmFeature>;
   /** How many candidates `candidates()` would stream, without reading them (for progress). */
-  countCandidates(table: FeatureTable, bbox: BBox, options?: Pick<CandidateOptions, "tags">): Promise<number>;
+  countCandidates(table: FeatureTable, bbox: BBox, options?: Pick<CandidateOptions, "tags" | "changesets" | "status">): Promise<number>;
   readMeta(): Promise<StoreMeta | null>;
   close(): Promise<void>;
 }

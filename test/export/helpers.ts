@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import type { ExportColumn, ExportFeature } from "../../src/export/index.js";
-import { importOsm } from "../../src/osm/import.js";
 import type { Geometry } from "../../src/store/geojson.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
-import { MONACO } from "../osm/helpers.js";
+import { monacoStorePath } from "../monaco.js";
 
 const run = promisify(execFile);
 const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
@@ -17,12 +16,6 @@ const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 export const TAG_KEYS = ["name", "building", "highway", "amenity", "addr:housenumber", "addr:housename", "addr:street", "name:en", "wikipedia", "description"];
 export const COLUMNS: ExportColumn[] = [{ name: "osm_id", type: "integer" }, ...TAG_KEYS.map((name) => ({ name, type: "text" as const }))];
 
-/** The shared Monaco import of this test run (the importer renames into place, so racing workers are safe). */
-async function monacoStorePath(): Promise<string> {
-  const path = join(inject("runDirectory"), "monaco.db");
-  if (!existsSync(path)) await importOsm(MONACO, path);
-  return path;
-}
 
 /** Every Monaco feature as the export task would hand it to a writer: osm_id, then the tag columns. */
 export async function monacoFeatures(): Promise<ExportFeature[]> {

@@ -1,24 +1,10 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import Ajv from "ajv";
-import { inject } from "vitest";
 import { afterFile } from "../cleanup.js";
 import { schemas } from "../../src/api/index.js";
-import { importOsm } from "../../src/osm/import.js";
 import { createServer, type ServerOptions } from "../../src/server/app.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { FeatureStore } from "../../src/store/store.js";
-import { MONACO } from "../osm/helpers.js";
-
-/**
- * The Monaco import, made once per test run and shared by the server test files: the importer
- * writes a temporary file and renames it into place, so workers racing to make it are safe.
- */
-export async function monacoStorePath(): Promise<string> {
-  const path = join(inject("runDirectory"), "monaco.db");
-  if (!existsSync(path)) await importOsm(MONACO, path);
-  return path;
-}
+export { monacoStorePath } from "../monaco.js";
 
 export interface RunningServer {
   url: string;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { OsmFeature } from "../../src/store/store.js";
 
@@ -75,5 +76,16 @@ describe("the SQLite feature store", () => {
     const textFile = freshPath();
     writeFileSync(textFile, "x".repeat(4096));
     await expect(sqliteStoreFactory.open(textFile)).rejects.toThrow(/is not a feature store/);
+  });
+
+  it("refuses a store of an older schema version, saying how to rebuild it", async () => {
+    const path = freshPath();
+    await (await sqliteStoreFactory.create(path)).close();
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    db.close();
+    await expect(sqliteStoreFactory.open(path)).rejects.toThrow(
+      `${path} is a feature store of schema version 1, and this basemodel reads version 2: import the OSM file again with \`basemodel import\``,
+    );
   });
 });

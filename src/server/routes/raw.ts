@@ -5,6 +5,7 @@ import { findFeatures } from "../../query/find.js";
 import type { FeatureQuery } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
 import { areaFromRing } from "../area.js";
+import { parseUtcDateTime } from "../dates.js";
 import { rawFeature, rawListItem } from "../features.js";
 import { parseTagTerms } from "../tag-terms.js";
 
@@ -24,7 +25,22 @@ async function runQuery(context: RouteContext, body: RawQuery, selection: Select
   const area = await areaFromRing(body.area, ["body", "area"]);
   try {
     const tags = parseTagTerms(body.tags, ["body", "tags"]);
-    const result = await findFeatures(context.store, { ...selection, area, ...(tags && { tags }), offset: page * pageSize, limit: pageSize, order });
+    const changesets = {
+      hashtag: body.hashtag,
+      createdFrom: body.dateFrom === undefined ? undefined : parseUtcDateTime(body.dateFrom, ["body", "dateFrom"]),
+      createdTo: body.dateTo === undefined ? undefined : parseUtcDateTime(body.dateTo, ["body", "dateTo"]),
+    };
+    const result = await findFeatures(context.store, {
+      ...selection,
+      area,
+      ...(tags && { tags }),
+      changesets,
+      status: body.status,
+      annotated: true,
+      offset: page * pageSize,
+      limit: pageSize,
+      order,
+    });
     return { page, pageSize, ...result };
   } finally {
     area.dispose?.();

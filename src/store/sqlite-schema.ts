@@ -1,0 +1,72 @@
+/**
+ * The SQLite store's tables. Features live in HOT's four raw-data tables, each with an R*Tree
+ * of bounding boxes; beside them the OSM objects themselves (so a change file can rebuild
+ * geometries), changesets, data quality findings and a key-value `meta` table.
+ */
+import type BetterSqlite3 from "better-sqlite3";
+import { FEATURE_TABLES } from "./store.js";
+
+/** Bumped whenever a table changes: an older file is refused with a clear message, not misread. */
+export const SCHEMA_VERSION = "2";
+
+const FEATURE_TABLE_SQL = (table: string) => [
+  // osm_id is the rowid: lookups by id are free, and it doubles as the R*Tree id.
+  `CREATE TABLE ${table} (
+     osm_id INTEGER PRIMARY KEY,
+     version INTEGER,
+     changeset INTEGER,
+     timestamp TEXT,
+     uid INTEGER,
+     "user" TEXT,
+     tags TEXT NOT NULL,
+     geometry TEXT NOT NULL
+   )`,
+  `CREATE VIRTUAL TABLE ${table}_rtree USING rtree(id, minX, maxX, minY, maxY)`,
+];
+
+const SUPPORT_SQL = [
+  // Every node, tagged or not: ways are built from these locations.
+  "CREATE TABLE osm_nodes (id INTEGER PRIMARY KEY, version INTEGER, lon REAL NOT NULL, lat REAL NOT NULL)",
+  // refs and members as JSON arrays: read whole, never queried inside.
+  "CREATE TABLE osm_ways (id INTEGER PRIMARY KEY, version INTEGER, refs TEXT NOT NULL)",
+  "CREATE TABLE osm_relations (id INTEGER PRIMARY KEY, version INTEGER, members TEXT NOT NULL)",
+  // The reverse references a moved node or a changed way needs: which ways and relations to rebuild.
+  "CREATE TABLE osm_way_nodes (node_id INTEGER NOT NULL, way_id INTEGER NOT NULL, PRIMARY KEY (node_id, way_id)) WITHOUT ROWID",
+  "CREATE TABLE osm_relation_ways (way_id INTEGER NOT NULL, relation_id INTEGER NOT NULL, PRIMARY KEY (way_id, relation_id)) WITHOUT ROWID",
+  // Deletions, so that applying a change file again recognises what it already deleted.
+  "CREATE TABLE osm_deleted (type TEXT NOT NULL, id INTEGER NOT NULL, version INTEGER, PRIMARY KEY (type, id)) WITHOUT ROWID",
+  `CREATE TABLE changesets (
+     id INTEGER PRIMARY KEY,
+     created_at TEXT,
+     closed_at TEXT,
+     uid INTEGER,
+     "user" TEXT,
+     editor TEXT,
+     hashtags TEXT NOT NULL,
+     min_lon REAL, min_lat REAL, max_lon REAL, max_lat REAL
+   )`,
+  "CREATE INDEX changesets_created_at ON changesets (created_at)",
+  // Lower-cased hashtags: filters match them case-insensitively through this index.
+  "CREATE TABLE changeset_hashtags (hashtag TEXT NOT NULL, changeset INTEGER NOT NULL, PRIMARY KEY (hashtag, changeset)) WITHOUT ROWID",
+  // One row per feature, status and rule; location is the feature's centroid.
+  `CREATE TABLE quality (
+     feature_table TEXT NOT NULL,
+     osm_id INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     source TEXT NOT NULL,
+     "values" TEXT NOT NULL,
+     rank INTEGER NOT NULL,
+     changeset INTEGER,
+     timestamp TEXT,
+     lon REAL NOT NULL,
+     lat REAL NOT NULL,
+     PRIMARY KEY (feature_table, osm_id, status, source)
+   ) WITHOUT ROWID`,
+  "CREATE INDEX quality_changeset ON quality (changeset)",
+  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+];
+
+export function createSchema(db: BetterSqlite3.Database): void {
+  db.exec([...FEATURE_TABLES.flatMap(FEATURE_TABLE_SQL), ...SUPPORT_SQL].join(";\n"));
+  db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(SCHEMA_VERSION);
+}

@@ -1,0 +1,249 @@
+/**
+ * Applies an OSM change file to a feature store, as one transaction:
+ *
+ * 1. the last version of each object in the file wins; a version the store already has (or
+ *    an older one) is skipped, which is what makes applying a file twice change nothing;
+ * 2. the objects themselves are written (nodes, ways, relations; deletions remembered);
+ * 3. every feature the change touches is rebuilt from the store: changed objects, ways that
+ *    use a changed node, relations that use a rebuilt way;
+ * 4. data quality is checked for the rebuilt features and their neighbours (whose overlap or
+ *    duplication may have ended);
+ * 5. changesets are loaded and the replication timestamp advances.
+ *
+ * Any error rolls everything back: the store is left exactly as it was.
+ */
+import { assemble, emptyProblemCounts } from "../osm/assemble.js";
+import type { ProblemCounts } from "../osm/assemble.js";
+import { formatOsmTimestamp } from "../osm/types.js";
+import type { OsmEntity, OsmTags } from "../osm/types.js";
+import type { TagFilter } from "../query/types.js";
+import { geometryBBox } from "../store/geojson.js";
+import type { BBox } from "../store/geojson.js";
+import type { Changeset, FeatureStore, OsmType, QualityFinding, StoredFeature, StoreUpdate } from "../store/store.js";
+import { StoreLocations } from "./locations.js";
+import type { ChangeAction } from "../osm/change.js";
+import { UpdateError } from "./errors.js";
+
+/** What checks a feature: src/quality's checker, or anything with its shape. */
+export interface FeatureChecker {
+  check(found: StoredFeature, nearby: (bbox: BBox) => Iterable<StoredFeature>): QualityFinding[];
+  neighbourTags(tags: Record<string, string>): TagFilter | null;
+}
+
+export interface ApplyOptions {
+  changesets?: readonly Changeset[];
+  checker?: FeatureChecker;
+}
+
+type Counts = Record<OsmType, number>;
+
+export interface UpdateSummary {
+  created: Counts;
+  modified: Counts;
+  deleted: Counts;
+  /** Objects whose version the store already had (or a newer one): a repeated file skips them all. */
+  skipped: number;
+  /** Features written or removed, including those rebuilt because a node they use moved. */
+  featuresWritten: number;
+  featuresRemoved: number;
+  /** Features checked for data quality, and how many of them have a finding now. */
+  checked: number;
+  withFindings: number;
+  changesets: number;
+  problems: ProblemCounts;
+  replicationTimestamp: string | null;
+}
+
+const zero = (): Counts => ({ node: 0, way: 0, relation: 0 });
+const keyOf = (type: OsmType, id: number) => `${type}/${id}`;
+const TYPE_ORDER: Record<OsmType, number> = { node: 0, way: 1, relation: 2 };
+
+export async function applyChange(store: FeatureStore, actions: readonly ChangeAction[], options: ApplyOptions = {}): Promise<UpdateSummary> {
+  const update = store.update();
+  try {
+    const summary = await applyInTransaction(update, actions, options);
+    await update.commit();
+    return summary;
+  } catch (error) {
+    await update.rollback();
+    throw error;
+  }
+}
+
+async function applyInTransaction(update: StoreUpdate, actions: readonly ChangeAction[], options: ApplyOptions): Promise<UpdateSummary> {
+  const summary: UpdateSummary = {
+    created: zero(),
+    modified: zero(),
+    deleted: zero(),
+    skipped: 0,
+    featuresWritten: 0,
+    featuresRemoved: 0,
+    checked: 0,
+    withFindings: 0,
+    changesets: 0,
+    problems: emptyProblemCounts(),
+    replicationTimestamp: null,
+  };
+  const { applied, removed } = await writeObjects(update, lastVersions(actions), summary);
+  const touched = await touchedObjects(update, applied);
+  const rebuilt = [...removed.map((before) => ({ before, after: null })), ...(await rebuildFeatures(update, applied, touched, summary))];
+  if (options.checker) await checkQuality(update, options.checker, rebuilt, summary);
+  for (const changeset of options.changesets ?? []) await update.putChangeset(changeset);
+  summary.changesets = options.changesets?.length ?? 0;
+  summary.replicationTimestamp = newestTimestamp(actions);
+  if (summary.replicationTimestamp !== null) await update.advanceReplicationTimestamp(summary.replicationTimestamp);
+  return summary;
+}
+
+/** Per object, the action with the highest version (the later one among equals), nodes first. */
+function lastVersions(actions: readonly ChangeAction[]): ChangeAction[] {
+  const last = new Map<string, ChangeAction>();
+  for (const action of actions) {
+    const key = keyOf(action.entity.type, action.entity.id);
+    const earlier = last.get(key);
+    if (earlier === undefined || earlier.entity.version === null || action.entity.version === null || action.entity.version >= earlier.entity.version) last.set(key, action);
+  }
+  return [...last.values()].sort((a, b) => TYPE_ORDER[a.entity.type] - TYPE_ORDER[b.entity.type]);
+}
+
+/** Writes the objects; returns the actions that took effect, and the features deletions removed. */
+async function writeObjects(
+  update: StoreUpdate,
+  actions: readonly ChangeAction[],
+  summary: UpdateSummary,
+): Promise<{ applied: ChangeAction[]; removed: StoredFeature[] }> {
+  const applied: ChangeAction[] = [];
+  const removed: StoredFeature[] = [];
+  for (const action of actions) {
+    const stored = await update.getRaw(action.entity.type, action.entity.id);
+    const deletedAt = stored === null ? await update.deletedVersion(action.entity.type, action.entity.id) : undefined;
+    const known = stored !== null || deletedAt !== undefined;
+    const storedVersion = stored !== null ? stored.version : deletedAt;
+    if (action.entity.version !== null && storedVersion !== null && storedVersion !== undefined && action.entity.version <= storedVersion) {
+      summary.skipped++;
+      continue;
+    }
+    if (action.action !== "create" && !known) {
+      throw new UpdateError(`${action.action === "modify" ? "modifies" : "deletes"} ${action.entity.type} ${action.entity.id}, which the store does not have`);
+    }
+    if (action.action === "delete") {
+      const feature = await update.getFeature(action.entity.type, action.entity.id);
+      if (feature !== null) removed.push(feature);
+      await update.deleteRaw(action.entity.type, action.entity.id, action.entity.version);
+      summary.deleted[action.entity.type]++;
+    } else {
+      await update.putRaw(action.entity);
+      summary[stored === null ? "created" : "modified"][action.entity.type]++;
+    }
+    applied.push(action);
+  }
+  summary.featuresRemoved += removed.length;
+  return { applied, removed };
+}
+
+/** Ways that use a changed node, and relations that use a changed or rebuilt way, beyond those in the file. */
+async function touchedObjects(update: StoreUpdate, applied: readonly ChangeAction[]): Promise<{ ways: Set<number>; relations: Set<number> }> {
+  const inFile = new Set(applied.map((action) => keyOf(action.entity.type, action.entity.id)));
+  const ways = new Set<number>();
+  const relations = new Set<number>();
+  for (const action of applied) {
+    if (action.entity.type !== "node") continue;
+    for (const way of await update.waysUsingNode(action.entity.id)) {
+      if (inFile.has(keyOf("way", way))) continue;
+      if (action.action === "delete") throw new UpdateError(`deletes node ${action.entity.id}, but way ${way} still uses it`);
+      ways.add(way);
+    }
+  }
+  const changedWays = [...applied.filter((action) => action.entity.type === "way").map((action) => action.entity.id), ...ways];
+  for (const way of changedWays) {
+    for (const relation of await update.relationsUsingWay(way)) if (!inFile.has(keyOf("relation", relation))) relations.add(relation);
+  }
+  return { ways, relations };
+}
+
+/** Rebuilds every feature the change touches; returns them as stored now, with their previous versions. */
+async function rebuildFeatures(
+  update: StoreUpdate,
+  applied: readonly ChangeAction[],
+  touched: { ways: Set<number>; relations: Set<number> },
+  summary: UpdateSummary,
+): Promise<Array<{ before: StoredFeature | null; after: StoredFeature | null }>> {
+  const entities = applied.flatMap((action) => (action.action === "delete" ? [] : [action.entity]));
+  const results: Array<{ before: StoredFeature | null; after: StoredFeature | null }> = [];
+  for (const [type, ids] of [
+    ["way", touched.ways],
+    ["relation", touched.relations],
+  ] as const) {
+    for (const id of ids) {
+      const entity = await storedEntity(update, type, id);
+      if (entity !== null) entities.push(entity);
+    }
+  }
+  const locations = await StoreLocations.load(update, entities);
+  for (const entity of entities) {
+    const missing = entity.type === "way" ? entity.refs.filter((ref) => locations.node(ref) === null) : [];
+    if (missing.length > 0) throw new UpdateError(`way ${entity.id} uses node ${missing.join(", node ")}, which neither the store nor the change file has`);
+    const before = await update.getFeature(entity.type, entity.id);
+    const after = assemble(entity, locations, summary.problems);
+    await update.putFeature(entity.type, entity.id, after);
+    if (after !== null) summary.featuresWritten++;
+    else if (before !== null) summary.featuresRemoved++;
+    results.push({ before, after });
+  }
+  return results;
+}
+
+/**
+ * An object the file did not change but must be rebuilt: its geometry references from the
+ * store, its tags and metadata from its feature. Without a feature it is untagged and makes none.
+ */
+async function storedEntity(update: StoreUpdate, type: "way" | "relation", id: number): Promise<OsmEntity | null> {
+  const [raw, found] = await Promise.all([update.getRaw(type, id), update.getFeature(type, id)]);
+  if (raw === null || found === null) return null;
+  const { feature } = found;
+  const metadata = {
+    version: feature.version,
+    timestamp: feature.timestamp === null ? null : Date.parse(feature.timestamp),
+    changeset: feature.changeset,
+    uid: feature.uid,
+    user: feature.user,
+    tags: feature.tags as OsmTags,
+  };
+  return raw.type === "way" ? { ...metadata, type: "way", id, refs: raw.refs } : { ...metadata, type: "relation", id, members: raw.members };
+}
+
+/**
+ * Checks the rebuilt features, and the features they were or are now compared with (whose
+ * overlap or duplication may have begun or ended).
+ */
+async function checkQuality(
+  update: StoreUpdate,
+  checker: FeatureChecker,
+  rebuilt: ReadonlyArray<{ before: StoredFeature | null; after: StoredFeature | null }>,
+  summary: UpdateSummary,
+): Promise<void> {
+  const toCheck = new Map<string, StoredFeature>();
+  const add = (found: StoredFeature) => toCheck.set(`${found.table}/${found.feature.osmId}`, found);
+  for (const { before, after } of rebuilt) {
+    if (after !== null) add(after);
+    for (const found of [before, after]) if (found !== null) (await neighbours(update, checker, found)).forEach(add);
+  }
+  for (const found of toCheck.values()) {
+    const nearby = await neighbours(update, checker, found);
+    const findings = checker.check(found, () => nearby);
+    await update.setFindings(found, findings);
+    summary.checked++;
+    if (findings.length > 0) summary.withFindings++;
+  }
+}
+
+async function neighbours(update: StoreUpdate, checker: FeatureChecker, { feature }: StoredFeature): Promise<StoredFeature[]> {
+  const tags = checker.neighbourTags(feature.tags);
+  return tags === null ? [] : update.featuresInBBox(geometryBBox(feature.geometry), tags);
+}
+
+function newestTimestamp(actions: readonly ChangeAction[]): string | null {
+  let newest = -Infinity;
+  for (const action of actions) if (action.entity.timestamp !== null && action.entity.timestamp > newest) newest = action.entity.timestamp;
+  return Number.isFinite(newest) ? formatOsmTimestamp(newest) : null;
+}

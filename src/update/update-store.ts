@@ -1,0 +1,37 @@
+/**
+ * `basemodel update` without the command line: reads the change file (and changesets), loads
+ * the data quality rules, and applies everything to the store in one transaction.
+ */
+import { readOsmChange } from "../osm/change.js";
+import { readChangesets } from "../osm/changesets.js";
+import { createQualityChecker } from "../quality/check.js";
+import { loadRuleSet } from "../quality/rules.js";
+import { sqliteStoreFactory } from "../store/sqlite.js";
+import { applyChange } from "./apply.js";
+import type { UpdateSummary } from "./apply.js";
+
+export interface UpdateOptions {
+  /** A changeset file (.osm, .osm.gz, .osm.bz2) with the changes' metadata. */
+  changesets?: string | undefined;
+  /** A data quality rule set (JSON or YAML); the shipped default when absent. */
+  rules?: string | undefined;
+  /** Skip the data quality checks. */
+  skipQuality?: boolean;
+}
+
+export async function updateStore(dbPath: string, changePath: string, options: UpdateOptions = {}): Promise<UpdateSummary> {
+  // Everything that can be wrong with the input is found before the store is touched.
+  const [change, changesets, rules] = await Promise.all([
+    readOsmChange(changePath),
+    options.changesets === undefined ? undefined : readChangesets(options.changesets),
+    options.skipQuality ? undefined : loadRuleSet(options.rules),
+  ]);
+  const checker = rules === undefined ? undefined : await createQualityChecker(rules);
+  const store = await sqliteStoreFactory.open(dbPath);
+  try {
+    return await applyChange(store, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
+  } finally {
+    checker?.dispose();
+    await store.close();
+  }
+}
