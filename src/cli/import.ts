@@ -5,10 +5,11 @@
  * (pbf, saxes, better-sqlite3) only after the arguments are checked: usage mistakes are
  * answered at once, and a missing optional dependency is named with the command to install it.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { ProblemKind } from "../osm/assemble.js";
 import type { ImportSummary } from "../osm/import.js";
+import { withOptionalDependencies } from "./optional.js";
 import { progressBar } from "./progress.js";
 import { UsageError } from "./usage-error.js";
 
@@ -82,7 +83,7 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
  * Disk full, permission denied, a read-only or vanished folder: the environment's fault, not a
  * bug, so one line and no stack trace. Anything else (SQLITE_ERROR included) is a bug.
  */
-function isEnvironmentError(error: unknown): boolean {
+export function isEnvironmentError(error: unknown): boolean {
   const { code, syscall } = error as NodeJS.ErrnoException;
   return syscall !== undefined || /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|PERM|BUSY|LOCKED)/.test(code ?? "");
 }
@@ -101,34 +102,12 @@ function checkTarget(db: string, force: boolean, input: string): void {
   if (!force) throw new UsageError(`${db} exists already; add --force to replace it (it is replaced only if the import succeeds)`);
 }
 
-type Importer = typeof import("../osm/import.js");
-
 /**
  * The importer and the SQLite driver together, before any work: the store loads its driver
  * only after the first pass over the file, too late to tell the user what is missing.
  */
-async function loadImporter(): Promise<Importer> {
-  try {
-    const [importer] = await Promise.all([import("../osm/import.js"), import("better-sqlite3")]);
-    return importer;
-  } catch (error) {
-    const name = missingPackage(error);
-    if (name === null) throw error;
-    throw new UsageError(`the import needs the optional dependency ${name}: run \`npm install ${name}@${peerMajor(name)}\``);
-  }
-}
-
-function missingPackage(error: unknown): string | null {
-  if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") return null;
-  return /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] ?? null;
-}
-
-/** The major version package.json asks for, so the advice stays right when the range moves. */
-function peerMajor(name: string): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    peerDependencies?: Record<string, string>;
-  };
-  return /\d+/.exec(manifest.peerDependencies?.[name] ?? "")?.[0] ?? "latest";
+function loadImporter(): Promise<typeof import("../osm/import.js")> {
+  return withOptionalDependencies("the import", async () => (await Promise.all([import("../osm/import.js"), import("better-sqlite3")]))[0]);
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { ImportFlags } from "./import.js";
 import type { ServeFlags } from "./serve.js";
+import type { UpdateFlags } from "./update.js";
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
 
@@ -19,6 +20,15 @@ Exit codes:
   1  the import failed (a bad or truncated file, or the store could not be written)
   2  usage error: no --db, --db exists (without --force), a missing input file or folder,
      or a missing optional dependency`;
+
+const UPDATE_EXIT_CODES = `
+Exit codes:
+  0  applied (also when the store had every change already)
+  1  not applied, the store unchanged: a malformed or truncated file, a change the store
+     cannot take (an object it does not have, a way on unknown nodes), or a store that
+     could not be written
+  2  usage error: a missing file, --db not a feature store, a bad --rules file, or a
+     missing optional dependency`;
 
 function port(text: string): number {
   const value = Number(text);
@@ -115,6 +125,20 @@ function program(): Command {
       // Loaded here, not at the top: validate must never load importer or SQLite code.
       const { runImport } = await import("./import.js");
       process.exitCode = await runImport(file, flags, { stdout: process.stdout, stderr: process.stderr });
+    });
+
+  cli
+    .command("update")
+    .description("apply an OSM change file (.osc, .osc.gz) to a store made by basemodel import, with its changesets, checking data quality")
+    .argument("<change>", "the OSM change file")
+    .requiredOption("--db <path>", "the store to update")
+    .option("--changesets <file>", "changeset metadata (.osm, .osm.gz, .osm.bz2): hashtags, editor, dates")
+    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .option("--no-quality", "skip the data quality checks")
+    .addHelpText("after", UPDATE_EXIT_CODES)
+    .action(async (change: string, flags: UpdateFlags) => {
+      const { runUpdate } = await import("./update.js");
+      process.exitCode = await runUpdate(change, flags, { stdout: process.stdout, stderr: process.stderr });
     });
 
   cli

@@ -44,6 +44,7 @@ export class SqliteUpdate implements StoreUpdate {
       waysUsingNode: db.prepare("SELECT way_id FROM osm_way_nodes WHERE node_id = ?").pluck(),
       relationsUsingWay: db.prepare("SELECT relation_id FROM osm_relation_ways WHERE way_id = ?").pluck(),
       // ISO-8601 UTC strings of one format order as their times do.
+      replicationTimestamp: db.prepare("SELECT value FROM meta WHERE key = 'replication_timestamp'").pluck(),
       advance: db.prepare(
         "INSERT INTO meta (key, value) VALUES ('replication_timestamp', ?) ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
       ),
@@ -133,8 +134,9 @@ export class SqliteUpdate implements StoreUpdate {
     this.writes.putChangeset(changeset);
   }
 
-  async advanceReplicationTimestamp(timestamp: string): Promise<void> {
+  async advanceReplicationTimestamp(timestamp: string): Promise<string> {
     this.statements.advance!.run(timestamp);
+    return this.statements.replicationTimestamp!.get() as string;
   }
 
   async commit(): Promise<void> {

@@ -3,7 +3,7 @@
  * must provide the same: the importer and the server only ever talk to this interface.
  */
 import type { OsmMember } from "../osm/types.js";
-import type { TagFilter } from "../query/types.js";
+import type { AreaFilter, TagFilter } from "../query/types.js";
 import type { BBox, Geometry } from "./geojson.js";
 
 /** The four tables of HOT's raw-data schema. */
@@ -143,8 +143,8 @@ export interface StoreUpdate {
   featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]>;
   setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void>;
   putChangeset(changeset: Changeset): Promise<void>;
-  /** Moves the replication timestamp forward to `timestamp`; never back. */
-  advanceReplicationTimestamp(timestamp: string): Promise<void>;
+  /** Moves the replication timestamp forward to `timestamp`, never back; answers the timestamp now stored. */
+  advanceReplicationTimestamp(timestamp: string): Promise<string>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
 }
@@ -169,6 +169,64 @@ export interface CandidateOptions {
   order?: "id" | "newest";
 }
 
+/** Which data quality findings a report covers. */
+export interface FindingFilter {
+  /** Only findings of these statuses. */
+  statuses: readonly string[];
+  /**
+   * ISO-8601 UTC bounds, inclusive, on when the finding's edit was made: its changeset's closing
+   * time when the store has the changeset (closed), else the finding's timestamp. A finding with
+   * neither is outside any bound.
+   */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Findings whose changeset has any of these hashtags (case-insensitive, a leading `#` ignored); absent or empty = no hashtag filter. */
+  hashtags?: readonly string[] | undefined;
+  /** Findings whose location lies in the area (exactly, not by bounding box); absent = everywhere. */
+  area?: AreaFilter | undefined;
+}
+
+/** One stored finding with what the reports show beside it. */
+export interface FindingRow {
+  table: FeatureTable;
+  osmId: number;
+  status: string;
+  source: string;
+  values: string[];
+  /** The changeset and timestamp of the feature's version that was checked. */
+  changeset: number | null;
+  timestamp: string | null;
+  /** The finding's location: the feature's centroid. */
+  lon: number;
+  lat: number;
+  /** The changeset's hashtags in its own spelling; [] when the store does not have the changeset. */
+  hashtags: string[];
+}
+
+/** One value of a finding (a `key=value` of badvalue, a missing key of incomplete, ...). */
+export interface FindingValueRow extends Omit<FindingRow, "values"> {
+  value: string;
+}
+
+/** How many findings of one status and source have one value. */
+export interface FindingValueCount {
+  value: string;
+  source: string;
+  status: string;
+  count: number;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export interface Paged<T> {
+  rows: T[];
+  /** More rows exist after this page. */
+  hasMore: boolean;
+}
+
 export interface FeatureStore {
   /** Starts a bulk load; a store accepts one writer at a time. */
   writer(): FeatureWriter;
@@ -184,6 +242,15 @@ export interface FeatureStore {
   candidates(table: FeatureTable, bbox: BBox, options?: CandidateOptions): AsyncIterable<OsmFeature>;
   /** How many candidates `candidates()` would stream, without reading them (for progress). */
   countCandidates(table: FeatureTable, bbox: BBox, options?: Pick<CandidateOptions, "tags" | "changesets" | "status">): Promise<number>;
+  /**
+   * One page of the findings `filter` selects, newest first: timestamp descending (none last),
+   * then osm_id, table, status and source ascending.
+   */
+  qualityFindings(filter: FindingFilter, page: Page): Promise<Paged<FindingRow>>;
+  /** The same findings, one row per value, in the same order (values in their finding's order). */
+  findingValues(filter: FindingFilter, page: Page): Promise<Paged<FindingValueRow>>;
+  /** One page of the counts of those values by value, source and status: count descending, then value, source and status ascending. */
+  findingValueCounts(filter: FindingFilter, page: Page): Promise<Paged<FindingValueCount>>;
   readMeta(): Promise<StoreMeta | null>;
   close(): Promise<void>;
 }

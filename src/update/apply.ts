@@ -51,6 +51,7 @@ export interface UpdateSummary {
   withFindings: number;
   changesets: number;
   problems: ProblemCounts;
+  /** The store's replication timestamp after the change; null when the change has no timestamps. */
   replicationTimestamp: string | null;
 }
 
@@ -90,8 +91,8 @@ async function applyInTransaction(update: StoreUpdate, actions: readonly ChangeA
   if (options.checker) await checkQuality(update, options.checker, rebuilt, summary);
   for (const changeset of options.changesets ?? []) await update.putChangeset(changeset);
   summary.changesets = options.changesets?.length ?? 0;
-  summary.replicationTimestamp = newestTimestamp(actions);
-  if (summary.replicationTimestamp !== null) await update.advanceReplicationTimestamp(summary.replicationTimestamp);
+  const newest = newestTimestamp(actions);
+  if (newest !== null) summary.replicationTimestamp = await update.advanceReplicationTimestamp(newest);
   return summary;
 }
 
@@ -124,7 +125,7 @@ async function writeObjects(
       continue;
     }
     if (action.action !== "create" && !known) {
-      throw new UpdateError(`${action.action === "modify" ? "modifies" : "deletes"} ${action.entity.type} ${action.entity.id}, which the store does not have`);
+      throw new UpdateError(`the change ${action.action === "modify" ? "modifies" : "deletes"} ${action.entity.type} ${action.entity.id}, which the store does not have`);
     }
     if (action.action === "delete") {
       const feature = await update.getFeature(action.entity.type, action.entity.id);
@@ -150,7 +151,7 @@ async function touchedObjects(update: StoreUpdate, applied: readonly ChangeActio
     if (action.entity.type !== "node") continue;
     for (const way of await update.waysUsingNode(action.entity.id)) {
       if (inFile.has(keyOf("way", way))) continue;
-      if (action.action === "delete") throw new UpdateError(`deletes node ${action.entity.id}, but way ${way} still uses it`);
+      if (action.action === "delete") throw new UpdateError(`the change deletes node ${action.entity.id}, but way ${way} still uses it`);
       ways.add(way);
     }
   }

@@ -5,7 +5,7 @@
 import { readOsmChange } from "../osm/change.js";
 import { readChangesets } from "../osm/changesets.js";
 import { createQualityChecker } from "../quality/check.js";
-import { loadRuleSet } from "../quality/rules.js";
+import { loadRuleSet, type RuleSet } from "../quality/rules.js";
 import { sqliteStoreFactory } from "../store/sqlite.js";
 import { applyChange } from "./apply.js";
 import type { UpdateSummary } from "./apply.js";
@@ -13,8 +13,8 @@ import type { UpdateSummary } from "./apply.js";
 export interface UpdateOptions {
   /** A changeset file (.osm, .osm.gz, .osm.bz2) with the changes' metadata. */
   changesets?: string | undefined;
-  /** A data quality rule set (JSON or YAML); the shipped default when absent. */
-  rules?: string | undefined;
+  /** The data quality rule set; the shipped default when absent. */
+  rules?: RuleSet | undefined;
   /** Skip the data quality checks. */
   skipQuality?: boolean;
 }
@@ -24,7 +24,7 @@ export async function updateStore(dbPath: string, changePath: string, options: U
   const [change, changesets, rules] = await Promise.all([
     readOsmChange(changePath),
     options.changesets === undefined ? undefined : readChangesets(options.changesets),
-    options.skipQuality ? undefined : loadRuleSet(options.rules),
+    options.skipQuality ? undefined : (options.rules ?? loadRuleSet()),
   ]);
   const checker = rules === undefined ? undefined : await createQualityChecker(rules);
   const store = await sqliteStoreFactory.open(dbPath);

@@ -1,0 +1,103 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { monacoStoreCopy } from "../monaco.js";
+import { differingTables, findingsOf, snapshotStore, updateFixture } from "../update/helpers.js";
+import { basemodel, scratchDir } from "./helpers.js";
+
+const FIRST = updateFixture("monaco-mapathon-1.osc");
+const SECOND = updateFixture("monaco-mapathon-2.osc");
+const CHANGESETS = updateFixture("monaco-mapathon-changesets.osm");
+const dir = scratchDir();
+
+/** A failure is one line naming what went wrong, never a stack trace. */
+function expectOneLine(stderr: string, ...parts: string[]): void {
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(stderr).toMatch(/^basemodel: /);
+  for (const part of parts) expect(stderr).toContain(part);
+}
+
+describe("basemodel update", () => {
+  let db: string;
+  beforeAll(async () => {
+    db = await monacoStoreCopy();
+  });
+
+  it("applies a change file with its changesets and summarises it; again, it skips everything", async () => {
+    const run = await basemodel(["update", FIRST, "--db", db, "--changesets", CHANGESETS]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Applied monaco-mapathon-1\\.osc to ${db.replaceAll(".", "\\.")} in [\\d.]+ s\\n`));
+    expect(run.stdout).toContain("  created     20 nodes, 5 ways, 0 relations\n");
+    expect(run.stdout).toContain("  modified    1 node, 0 ways, 0 relations\n");
+    expect(run.stdout).toContain("  features    6 written, 0 removed\n");
+    expect(run.stdout).toMatch(/  quality     \d+ checked, \d+ with findings \(rules: the default\)\n/);
+    expect(run.stdout).toContain("  changesets  3 loaded\n");
+    expect(run.stdout).toContain("Replication timestamp: 2025-01-10T11:40:00Z\n");
+
+    const again = await basemodel(["update", FIRST, "--db", db, "--changesets", CHANGESETS]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("  skipped     26 (the store had that version or a newer one)\n");
+    expect(again.stdout).toContain("  features    0 written, 0 removed\n");
+  });
+
+  it("--no-quality applies the change without checking it; --rules takes a YAML rule set", async () => {
+    const unchecked = await monacoStoreCopy();
+    const run = await basemodel(["update", FIRST, "--db", unchecked, "--no-quality"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("  quality     not checked (--no-quality)\n");
+    expect(findingsOf(unchecked, "ways_poly", 1_200_000_005)).toEqual([]);
+
+    const rules = join(dir, "houes.yaml");
+    writeFileSync(rules, "sources:\n  building:\n    values:\n      building: [houes, house, yes, residential]\n");
+    const custom = await monacoStoreCopy();
+    const checked = await basemodel(["update", FIRST, "--db", custom, "--rules", rules]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain(`(rules: ${rules})`);
+    // Under these rules "houes" is allowed and nothing checks squareness or overlap.
+    expect(findingsOf(custom, "ways_poly", 1_200_000_005)).toEqual([]);
+    expect(findingsOf(custom, "ways_poly", 1_200_000_002)).toEqual([]);
+  });
+
+  it("exit 1 and one line when the change cannot be applied; the store is unchanged", async () => {
+    const fresh = await monacoStoreCopy();
+    const before = snapshotStore(fresh);
+    // The second file modifies the first file's objects, which this store does not have yet.
+    const run = await basemodel(["update", SECOND, "--db", fresh]);
+    expect(run.code).toBe(1);
+    expectOneLine(run.stderr, `cannot apply ${SECOND}: the change modifies node 12000000013, which the store does not have; ${fresh} was not changed`);
+    expect(differingTables(fresh, before)).toEqual([]);
+
+    const malformed = join(dir, "malformed.osc");
+    writeFileSync(malformed, "<osmChange><create><node id='1'");
+    const bad = await basemodel(["update", malformed, "--db", fresh]);
+    expect(bad.code).toBe(1);
+    expectOneLine(bad.stderr, malformed, "was not changed");
+    expect(differingTables(fresh, before)).toEqual([]);
+  });
+
+  it.each([
+    [["update", FIRST], "required option '--db <path>' not specified"],
+    [["update", join(dir, "missing.osc"), "--db", join(dir, "x.db")], "the change file"],
+    [["update", FIRST, "--db", join(dir, "missing.db")], "--db"],
+    [["update", FIRST, "--db", dir], "is a folder"],
+  ])("exit 2 for %j", async (args, message) => {
+    const run = await basemodel(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it("exit 2 for a store that is not one, and for a rule set that is wrong, naming the member", async () => {
+    const notAStore = join(dir, "not-a-store.db");
+    writeFileSync(notAStore, "x".repeat(4096));
+    const run = await basemodel(["update", FIRST, "--db", notAStore]);
+    expect(run.code).toBe(2);
+    expectOneLine(run.stderr, `${notAStore} is not a feature store`);
+
+    const rules = join(dir, "bad-rules.json");
+    writeFileSync(rules, JSON.stringify({ sources: { building: { squareness: { threshold: -5 } } } }));
+    const badRules = await basemodel(["update", FIRST, "--db", db, "--rules", rules]);
+    expect(badRules.code).toBe(2);
+    expect(badRules.stderr).toContain("sources.building.squareness.threshold");
+  });
+});
