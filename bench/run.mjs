@@ -13,3 +13,5 @@ console.log("\n## Reference server: import and HTTP\n");
 console.log(await (await import("./server.mjs")).run());
 console.log("\n## Reference server: asynchronous exports\n");
 console.log(await (await import("./exports.mjs")).run());
+console.log("\n## Reference server: change files and data quality reports\n");
+console.log(await (await import("./update.mjs")).run());

@@ -18,7 +18,7 @@ const MONACO = join(root, "../shared/data/osm/monaco-2025-01-01.osm.pbf");
 const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };
 const CENTRE = [7.4186, 43.7302, 7.4316, 43.7392];
 
-function has(command) {
+export function has(command) {
   try {
     execFileSync(command, ["--version"], { stdio: "ignore" });
     return true;
@@ -37,7 +37,7 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-async function startServe(db) {
+export async function startServe(db) {
   const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0", "--exports", join(dirname(db), "exports")], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let text = "";
