@@ -142,6 +142,16 @@ function program(): Command {
     });
 
   cli
+    .command("check")
+    .description("check the data quality of every feature of a store (findings of earlier checks are replaced)")
+    .requiredOption("--db <path>", "the store to check")
+    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .action(async (flags: Pick<UpdateFlags, "db" | "rules">) => {
+      const { runCheck } = await import("./update.js");
+      process.exitCode = await runCheck(flags, { stdout: process.stdout, stderr: process.stderr });
+    });
+
+  cli
     .command("serve")
     .description("start the reference server (raw data export API under /latest and /v1, feature query API under /raw; docs at /docs)")
     .option("--db <path>", "a store made by basemodel import (default: a generated demo town)")

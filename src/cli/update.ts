@@ -28,25 +28,15 @@ const EXIT_UPDATED = 0;
 const EXIT_UPDATE_FAILED = 1;
 
 export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo): Promise<number> {
-  for (const [path, what] of [
+  checkFiles([
     [change, "the change file"],
     [flags.db, "--db"],
-    ...(flags.changesets === undefined ? [] : [[flags.changesets, "--changesets"]]),
-    ...(flags.rules === undefined ? [] : [[flags.rules, "--rules"]]),
-  ] as Array<[string, string]>) {
-    if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist`);
-    if (statSync(path).isDirectory()) throw new UsageError(`${what} ${path} is a folder, not a file`);
-  }
+    [flags.changesets, "--changesets"],
+    [flags.rules, "--rules"],
+  ]);
   const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("basemodel update", loadUpdater);
   const skipQuality = flags.quality === false;
-  let rules: RuleSet | undefined;
-  if (!skipQuality && flags.rules !== undefined) {
-    try {
-      rules = await loadRuleSet(flags.rules);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-  }
+  const rules = skipQuality ? undefined : await ruleSet(loadRuleSet, flags.rules);
 
   const started = performance.now();
   let summary: UpdateSummary;
@@ -61,15 +51,60 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
       io.stderr.write(`basemodel: cannot apply ${change}: ${error.message}; ${flags.db} was not changed\n`);
       return EXIT_UPDATE_FAILED;
     }
-    if (/is not a feature store|is a feature store of schema version/.test((error as Error).message)) throw new UsageError((error as Error).message);
-    if (isEnvironmentError(error)) {
-      io.stderr.write(`basemodel: cannot update ${flags.db}: ${(error as Error).message}\n`);
-      return EXIT_UPDATE_FAILED;
-    }
-    throw error;
+    return storeFailure(error, flags.db, io);
   }
   io.stdout.write(formatSummary(change, flags, summary, (performance.now() - started) / 1000));
   return EXIT_UPDATED;
+}
+
+/** `basemodel check`: every feature of the store against the rule set, replacing earlier findings. */
+export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: UpdateIo): Promise<number> {
+  checkFiles([
+    [flags.db, "--db"],
+    [flags.rules, "--rules"],
+  ]);
+  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("basemodel check", loadUpdater);
+  const rules = await ruleSet(loadRuleSet, flags.rules);
+  const started = performance.now();
+  try {
+    const summary = await checkWholeStore(flags.db, rules);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    io.stdout.write(
+      `Checked ${count(summary.checked)} features of ${flags.db} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
+    );
+    return EXIT_UPDATED;
+  } catch (error) {
+    return storeFailure(error, flags.db, io);
+  }
+}
+
+/** Every named file must exist and be a file; absent options are skipped. */
+function checkFiles(files: Array<[string | undefined, string]>): void {
+  for (const [path, what] of files) {
+    if (path === undefined) continue;
+    if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist`);
+    if (statSync(path).isDirectory()) throw new UsageError(`${what} ${path} is a folder, not a file`);
+  }
+}
+
+/** The --rules file, or undefined for the default; a bad file is a usage error naming the member. */
+async function ruleSet(load: (path: string) => Promise<RuleSet>, path: string | undefined): Promise<RuleSet | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return await load(path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A store that is not one is a usage error; one that cannot be written, a failure; anything else, a bug. */
+function storeFailure(error: unknown, db: string, io: UpdateIo): number {
+  if (/is not a feature store|is a feature store of schema version/.test((error as Error).message)) throw new UsageError((error as Error).message);
+  if (isEnvironmentError(error)) {
+    io.stderr.write(`basemodel: cannot update ${db}: ${(error as Error).message}\n`);
+    return EXIT_UPDATE_FAILED;
+  }
+  throw error;
 }
 
 async function loadUpdater() {
@@ -81,7 +116,7 @@ async function loadUpdater() {
     import("better-sqlite3"),
     import("saxes"),
   ]);
-  return { updateStore: update.updateStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadRuleSet: rules.loadRuleSet };
+  return { updateStore: update.updateStore, checkWholeStore: update.checkWholeStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadRuleSet: rules.loadRuleSet };
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");

@@ -16,19 +16,11 @@ import { assemble, emptyProblemCounts } from "../osm/assemble.js";
 import type { ProblemCounts } from "../osm/assemble.js";
 import { formatOsmTimestamp } from "../osm/types.js";
 import type { OsmEntity, OsmTags } from "../osm/types.js";
-import type { TagFilter } from "../query/types.js";
-import { geometryBBox } from "../store/geojson.js";
-import type { BBox } from "../store/geojson.js";
-import type { Changeset, FeatureStore, OsmType, QualityFinding, StoredFeature, StoreUpdate } from "../store/store.js";
+import type { Changeset, FeatureStore, OsmType, StoredFeature, StoreUpdate } from "../store/store.js";
 import { StoreLocations } from "./locations.js";
+import { checkChanged, type FeatureChecker } from "./quality.js";
 import type { ChangeAction } from "../osm/change.js";
 import { UpdateError } from "./errors.js";
-
-/** What checks a feature: src/quality's checker, or anything with its shape. */
-export interface FeatureChecker {
-  check(found: StoredFeature, nearby: (bbox: BBox) => Iterable<StoredFeature>): QualityFinding[];
-  neighbourTags(tags: Record<string, string>): TagFilter | null;
-}
 
 export interface ApplyOptions {
   changesets?: readonly Changeset[];
@@ -88,7 +80,7 @@ async function applyInTransaction(update: StoreUpdate, actions: readonly ChangeA
   const { applied, removed } = await writeObjects(update, lastVersions(actions), summary);
   const touched = await touchedObjects(update, applied);
   const rebuilt = [...removed.map((before) => ({ before, after: null })), ...(await rebuildFeatures(update, applied, touched, summary))];
-  if (options.checker) await checkQuality(update, options.checker, rebuilt, summary);
+  if (options.checker) Object.assign(summary, await checkChanged(update, options.checker, rebuilt));
   for (const changeset of options.changesets ?? []) await update.putChangeset(changeset);
   summary.changesets = options.changesets?.length ?? 0;
   const newest = newestTimestamp(actions);
@@ -211,36 +203,6 @@ async function storedEntity(update: StoreUpdate, type: "way" | "relation", id: n
     tags: feature.tags as OsmTags,
   };
   return raw.type === "way" ? { ...metadata, type: "way", id, refs: raw.refs } : { ...metadata, type: "relation", id, members: raw.members };
-}
-
-/**
- * Checks the rebuilt features, and the features they were or are now compared with (whose
- * overlap or duplication may have begun or ended).
- */
-async function checkQuality(
-  update: StoreUpdate,
-  checker: FeatureChecker,
-  rebuilt: ReadonlyArray<{ before: StoredFeature | null; after: StoredFeature | null }>,
-  summary: UpdateSummary,
-): Promise<void> {
-  const toCheck = new Map<string, StoredFeature>();
-  const add = (found: StoredFeature) => toCheck.set(`${found.table}/${found.feature.osmId}`, found);
-  for (const { before, after } of rebuilt) {
-    if (after !== null) add(after);
-    for (const found of [before, after]) if (found !== null) (await neighbours(update, checker, found)).forEach(add);
-  }
-  for (const found of toCheck.values()) {
-    const nearby = await neighbours(update, checker, found);
-    const findings = checker.check(found, () => nearby);
-    await update.setFindings(found, findings);
-    summary.checked++;
-    if (findings.length > 0) summary.withFindings++;
-  }
-}
-
-async function neighbours(update: StoreUpdate, checker: FeatureChecker, { feature }: StoredFeature): Promise<StoredFeature[]> {
-  const tags = checker.neighbourTags(feature.tags);
-  return tags === null ? [] : update.featuresInBBox(geometryBBox(feature.geometry), tags);
 }
 
 function newestTimestamp(actions: readonly ChangeAction[]): string | null {

@@ -9,6 +9,7 @@ import { loadRuleSet, type RuleSet } from "../quality/rules.js";
 import { sqliteStoreFactory } from "../store/sqlite.js";
 import { applyChange } from "./apply.js";
 import type { UpdateSummary } from "./apply.js";
+import { checkStore, type CheckSummary } from "./quality.js";
 
 export interface UpdateOptions {
   /** A changeset file (.osm, .osm.gz, .osm.bz2) with the changes' metadata. */
@@ -33,5 +34,20 @@ export async function updateStore(dbPath: string, changePath: string, options: U
   } finally {
     checker?.dispose();
     await store.close();
+  }
+}
+
+/** Checks every feature of the store against the rule set (the default when absent). */
+export async function checkWholeStore(dbPath: string, rules?: RuleSet): Promise<CheckSummary> {
+  const checker = await createQualityChecker(rules ?? (await loadRuleSet()));
+  try {
+    const store = await sqliteStoreFactory.open(dbPath);
+    try {
+      return await checkStore(store, checker);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    checker.dispose();
   }
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { monacoStoreCopy } from "../monaco.js";
 import { differingTables, findingsOf, snapshotStore, updateFixture } from "../update/helpers.js";
@@ -101,3 +102,31 @@ describe("basemodel update", () => {
     expect(badRules.stderr).toContain("sources.building.squareness.threshold");
   });
 });
+
+describe("basemodel check", () => {
+  it("checks every feature of the store, and says how many have findings", { timeout: 600_000 }, async () => {
+    const db = await monacoStoreCopy();
+    const run = await basemodel(["check", "--db", db]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const [, checked, withFindings] = /^Checked ([\d,]+) features of .+ in [\d.]+ s: ([\d,]+) with findings \(rules: the default\)\n$/.exec(run.stdout) ?? [];
+    expect(checked).toBe("9,521");
+    expect(Number(withFindings!.replace(/,/g, ""))).toBeGreaterThan(0);
+    expect(findingRows(db)).toBeGreaterThan(0);
+  });
+
+  it("exit 2 without a store", async () => {
+    const run = await basemodel(["check", "--db", join(dir, "missing.db")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--db");
+  });
+});
+
+function findingRows(db: string): number {
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    return sqlite.prepare("SELECT count(*) FROM quality").pluck().get() as number;
+  } finally {
+    sqlite.close();
+  }
+}
