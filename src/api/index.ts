@@ -1,18 +1,20 @@
 /**
  * `basemodel/api`: the wire types and JSON Schemas of the raw data export API (/latest) and the
- * feature query API (/raw). The reference server validates requests with these same schemas.
+ * feature query API (/raw, /report). The reference server validates requests with these same schemas.
  */
 export * from "./errors.js";
 export * from "./status.js";
 export * from "./feature-collection.js";
 export * from "./snapshot-plain.js";
 export * from "./raw.js";
+export * from "./report.js";
 export * from "./snapshot.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 
 import { validationErrorSchema, httpValidationErrorSchema, httpErrorSchema } from "./errors.js";
 import { geometrySchema } from "./feature-collection.js";
 import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw.js";
+import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { statusResponseSchema } from "./status.js";
 import { exportResultSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema, taskStatusSchema } from "./snapshot.js";
@@ -29,6 +31,10 @@ export const schemas = [
   rawQuerySchema,
   rawFeatureCollectionSchema,
   rawListSchema,
+  dataQualityRequestSchema,
+  dataQualityGeoCollectionSchema,
+  dataQualityTagListSchema,
+  dataQualityTagStatsSchema,
   polygonSchema,
   snapshotParamsSchema,
   snapshotAcceptedSchema,

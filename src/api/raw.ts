@@ -1,20 +1,16 @@
 /** The feature query API: POST /raw/polygons|lines|nodes|all and their *List variants. */
 import { QUALITY_STATUSES, type QualityStatus } from "../quality/statuses.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+import { areaRingSchema, nullableInteger, nullableString, pagingProperties } from "./fragments.js";
 
-export const DEFAULT_PAGE_SIZE = 1000;
-export const MAX_PAGE_SIZE = 5000;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./fragments.js";
 
 export const rawQuerySchema = {
   $id: "RawQuery",
   type: "object",
   additionalProperties: false,
   properties: {
-    area: {
-      type: "string",
-      description: 'A closed ring: "lon lat, lon lat, ..." (the last pair repeats the first); absent = everywhere',
-      examples: ["7.4186 43.7302, 7.4316 43.7302, 7.4316 43.7392, 7.4186 43.7392, 7.4186 43.7302"],
-    },
+    area: areaRingSchema,
     tags: {
       type: "string",
       description: "Comma-separated terms, each `key` (the key present) or `key=value` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter",
@@ -29,8 +25,7 @@ export const rawQuerySchema = {
     dateFrom: { type: "string", description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: ["2025-01-01T00:00:00"] },
     dateTo: { type: "string", description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: ["2025-01-31"] },
     status: { enum: QUALITY_STATUSES, description: "Only features with this data quality status" },
-    page: { type: "integer", minimum: 0, default: 0, description: "0-based page number" },
-    pageSize: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    ...pagingProperties,
     orderBy: {
       enum: ["timestamp", "id"],
       default: "timestamp",
@@ -90,8 +85,6 @@ export interface RawListItem {
   created_at: string | null;
 }
 
-const nullableString = { type: ["string", "null"] } as const;
-const nullableInteger = { type: ["integer", "null"] } as const;
 const tagsSchema = { type: "object", additionalProperties: { type: "string" } } as const;
 const geotype = { enum: ["Polygon", "LineString", "Node"] } as const;
 

@@ -8,6 +8,14 @@
 import type { FromSchema } from "json-schema-to-ts";
 import type { HTTPValidationError, ValidationError, validationErrorSchema } from "./errors.js";
 import type { RawListItem, RawQuery, rawListSchema, rawQuerySchema } from "./raw.js";
+import type {
+  DataQualityRequest,
+  dataQualityRequestSchema,
+  DataQualityTagRow,
+  dataQualityTagListSchema,
+  DataQualityTagStat,
+  dataQualityTagStatsSchema,
+} from "./report.js";
 import type { ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
 import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import type { StatusResponse, statusResponseSchema } from "./status.js";
@@ -21,6 +29,9 @@ type _Status = Assert<Same<StatusResponse, FromSchema<typeof statusResponseSchem
 type _SnapshotParamsPlain = Assert<Same<SnapshotParamsPlain, FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>>;
 type _RawQuery = Assert<Same<RawQuery, FromSchema<typeof rawQuerySchema, { keepDefaultedPropertiesOptional: true }>>>;
 type _RawList = Assert<Same<RawListItem[], FromSchema<typeof rawListSchema>>>;
+type _DataQualityRequest = Assert<Same<DataQualityRequest, FromSchema<typeof dataQualityRequestSchema, { keepDefaultedPropertiesOptional: true }>>>;
+type _DataQualityTagList = Assert<Same<DataQualityTagRow[], FromSchema<typeof dataQualityTagListSchema>>>;
+type _DataQualityTagStats = Assert<Same<DataQualityTagStat[], FromSchema<typeof dataQualityTagStatsSchema>>>;
 type _ValidationError = Assert<Same<ValidationError, FromSchema<typeof validationErrorSchema>>>;
 type _HTTPValidationError = Assert<Same<HTTPValidationError, { detail: ValidationError[] }>>;
 type _SnapshotAccepted = Assert<Same<SnapshotAccepted, FromSchema<typeof snapshotAcceptedSchema>>>;

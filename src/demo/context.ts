@@ -6,7 +6,7 @@
 import type { Geometry } from "../store/geojson.js";
 import type { FeatureTable, OsmFeature } from "../store/store.js";
 import { lastEdit } from "./history.js";
-import type { Changeset } from "./history.js";
+import type { DemoChangeset } from "./history.js";
 import { createRandom } from "./random.js";
 import type { Random } from "./random.js";
 
@@ -37,7 +37,7 @@ export function seedOf(name: string, seed: number): number {
   return hash >>> 0;
 }
 
-export function buildLayers(layers: readonly Layer[], changesets: readonly Changeset[], seed: number): DemoFeature[] {
+export function buildLayers(layers: readonly Layer[], changesets: readonly DemoChangeset[], seed: number): DemoFeature[] {
   const nextId = { ...FIRST_ID };
   return layers.flatMap((layer) => {
     const random = createRandom(seedOf(layer.name, seed));

@@ -4,7 +4,11 @@
  * like those of a real extract.
  */
 import { formatOsmTimestamp } from "../osm/types.js";
-import type { OsmFeature } from "../store/store.js";
+import { geometryBBox } from "../store/geojson.js";
+import type { BBox } from "../store/geojson.js";
+import type { Changeset, OsmFeature } from "../store/store.js";
+import { changesetTags } from "./changeset-tags.js";
+import type { ChangesetTags } from "./changeset-tags.js";
 import type { Random } from "./random.js";
 
 export interface Mapper {
@@ -12,7 +16,7 @@ export interface Mapper {
   user: string;
 }
 
-export interface Changeset extends Mapper {
+export interface DemoChangeset extends Mapper, ChangesetTags {
   id: number;
   /** Epoch milliseconds, UTC. */
   createdAt: number;
@@ -39,19 +43,42 @@ export const DEMO_REPLICATION_TIMESTAMP = "2025-01-01T00:00:00Z";
 const FIRST_CHANGESET_ID = 78_000_000;
 const CHANGESETS_PER_DAY = 50_000;
 
-export function createChangesets(random: Random, count: number): Changeset[] {
+export function createChangesets(random: Random, count: number): DemoChangeset[] {
   const times = Array.from({ length: count }, () => FIRST_EDIT + Math.floor(random.next() * (LAST_EDIT - FIRST_EDIT)));
   times.sort((a, b) => a - b);
-  return times.map((createdAt, index) => ({
+  const changesets = times.map((createdAt, index) => ({
     ...random.pick(MAPPERS),
     // + index: two changesets on one day still get distinct, increasing ids.
     id: FIRST_CHANGESET_ID + Math.floor((createdAt - FIRST_EDIT) / DAY_MS) * CHANGESETS_PER_DAY + index,
     createdAt,
   }));
+  // Drawn after every mapper: editors and hashtags can change without changing who mapped what.
+  return changesets.map((changeset) => ({ ...changeset, ...changesetTags(random, changeset.createdAt) }));
+}
+
+/** Editors close their changeset right after the last upload. */
+const CLOSING_DELAY_MS = 60_000;
+
+/**
+ * The changesets as the store keeps them: each closes after the last edit of the features that
+ * name it and covers their bounding boxes (null when no feature names it).
+ */
+export function changesetRecords(changesets: readonly DemoChangeset[], features: readonly OsmFeature[]): Changeset[] {
+  return changesets.map(({ id, createdAt, uid, user, editor, hashtags }) => {
+    const own = features.filter((feature) => feature.changeset === id);
+    const lastUpload = Math.max(createdAt, ...own.map((feature) => Date.parse(feature.timestamp!)));
+    const box = own.map((feature) => geometryBBox(feature.geometry)).reduce<BBox | null>((union, next) => (union === null ? next : joinBoxes(union, next)), null);
+    const bbox: Changeset["bbox"] = box && [box.minX, box.minY, box.maxX, box.maxY];
+    return { id, createdAt: formatOsmTimestamp(createdAt), closedAt: formatOsmTimestamp(lastUpload + CLOSING_DELAY_MS), uid, user, editor, hashtags, bbox };
+  });
+}
+
+function joinBoxes(a: BBox, b: BBox): BBox {
+  return { minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) };
 }
 
 /** The metadata of a feature's latest version: mostly first versions, some edited a few times. */
-export function lastEdit(random: Random, changesets: readonly Changeset[]): Pick<OsmFeature, "version" | "changeset" | "timestamp" | "uid" | "user"> {
+export function lastEdit(random: Random, changesets: readonly DemoChangeset[]): Pick<OsmFeature, "version" | "changeset" | "timestamp" | "uid" | "user"> {
   const changeset = random.pick(changesets);
   return {
     version: random.weighted([

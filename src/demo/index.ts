@@ -6,14 +6,16 @@
 import { rm } from "node:fs/promises";
 import { sqliteStoreFactory } from "../store/sqlite.js";
 import { FEATURE_TABLES } from "../store/store.js";
-import type { FeatureTable, FeatureWriter } from "../store/store.js";
+import type { Changeset, FeatureTable, FeatureWriter } from "../store/store.js";
 import { buildLayers } from "./context.js";
 import type { DemoFeature, Layer } from "./context.js";
-import { createChangesets, DEMO_REPLICATION_TIMESTAMP } from "./history.js";
+import { changesetRecords, createChangesets, DEMO_REPLICATION_TIMESTAMP } from "./history.js";
 import { civic } from "./layers/civic.js";
 import { houses } from "./layers/houses.js";
 import { pois } from "./layers/pois.js";
+import { problems } from "./layers/problems.js";
 import { busRoute, roads } from "./layers/roads.js";
+import { demoFindings } from "./quality.js";
 import { createRandom } from "./random.js";
 import { TOWN_NAME } from "./town.js";
 
@@ -25,22 +27,33 @@ const SEED = 2025;
 const CHANGESETS = 60;
 
 /** New layers go at the end: the ids of the features already there stay the same. */
-const LAYERS: readonly Layer[] = [roads, houses, civic, pois, busRoute];
+const LAYERS: readonly Layer[] = [roads, houses, civic, pois, busRoute, problems];
 
-/** Every feature of the demo town, in insertion order. */
-export function demoFeatures(): DemoFeature[] {
-  const changesets = createChangesets(createRandom(SEED), CHANGESETS);
-  return buildLayers(LAYERS, changesets, SEED);
+export interface DemoTown {
+  /** In insertion order. */
+  features: DemoFeature[];
+  /** As the store keeps them; every feature's is among them. */
+  changesets: Changeset[];
 }
 
-/** Loads the demo town through a writer and finishes it (or aborts it on failure). */
+/** Every feature of the demo town, and the changesets of their last edits. */
+export function demoTown(): DemoTown {
+  const changesets = createChangesets(createRandom(SEED), CHANGESETS);
+  const features = buildLayers(LAYERS, changesets, SEED);
+  return { features, changesets: changesetRecords(changesets, features.map(({ feature }) => feature)) };
+}
+
+/** Loads the demo town, its changesets and its data quality findings through a writer and finishes it (or aborts it on failure). */
 export async function writeDemo(writer: FeatureWriter): Promise<void> {
   const counts = Object.fromEntries(FEATURE_TABLES.map((table) => [table, 0])) as Record<FeatureTable, number>;
   try {
-    for (const { table, feature } of demoFeatures()) {
+    const { features, changesets } = demoTown();
+    for (const { table, feature } of features) {
       await writer.insert(table, feature);
       counts[table]++;
     }
+    for (const changeset of changesets) await writer.insertChangeset(changeset);
+    for (const { found, findings } of await demoFindings(features)) await writer.setFindings(found, findings);
     // No import time or duration here: they would make every demo store different.
     await writer.finish({ replicationTimestamp: DEMO_REPLICATION_TIMESTAMP, statistics: { source: `${TOWN_NAME} (generated demo data)`, seed: SEED, counts } });
   } catch (error) {

@@ -15,8 +15,8 @@
 import type { Geos, GeosPattern, PolygonalGeometry } from "../geometry/geos.js";
 import { GeosError } from "../geometry/geos.js";
 import type { FoundFeature } from "../query/types.js";
-import type { BBox, Geometry, Position } from "../store/geojson.js";
-import { geometryBBox } from "../store/geojson.js";
+import type { Geometry, Position } from "../store/geojson.js";
+import { bboxesIntersect, geometryBBox } from "../store/geojson.js";
 
 const INTERIORS_INTERSECT = "T********";
 
@@ -87,7 +87,7 @@ export class OverlapTest {
    */
   overlapping(polygon: PolygonalGeometry, candidates: readonly FoundFeature[]): FoundFeature[] {
     const box = geometryBBox(polygon);
-    const near = candidates.filter(({ feature }) => isPolygonal(feature.geometry) && boxesIntersect(box, geometryBBox(feature.geometry)));
+    const near = candidates.filter(({ feature }) => isPolygonal(feature.geometry) && bboxesIntersect(box, geometryBBox(feature.geometry)));
     if (near.length === 0) return [];
     const { geos, pattern } = this;
     return unlessGeosFails([], () =>
@@ -118,8 +118,4 @@ function unlessGeosFails<T>(fallback: T, run: () => T): T {
     if (error instanceof GeosError) return fallback;
     throw error;
   }
-}
-
-function boxesIntersect(a: BBox, b: BBox): boolean {
-  return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 }

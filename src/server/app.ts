@@ -12,6 +12,7 @@ import { registerDocs } from "./docs.js";
 import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
 import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
+import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statusRoutes } from "./routes/status.js";
@@ -102,6 +103,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
   }
   await app.register(rawRoutes, { prefix: "/raw", ...context });
+  await app.register(reportRoutes, { prefix: "/report", ...context });
   return app;
 }
 

@@ -42,3 +42,8 @@ export function geometryBBox(geometry: Geometry): BBox {
   }
   return box;
 }
+
+/** True when the boxes share at least a point (touching counts). */
+export function bboxesIntersect(a: BBox, b: BBox): boolean {
+  return a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+}

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import type { BBox } from "./geojson.js";
 import { toFeature, type FeatureRow } from "./sqlite-rows.js";
+import { SqliteReports } from "./sqlite-reports.js";
 import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
 import { candidateWhere } from "./sqlite-where.js";
 import { SqliteUpdate } from "./sqlite-update.js";
@@ -21,7 +22,13 @@ import type {
   FeatureStoreFactory,
   FeatureTable,
   FeatureWriter,
+  FindingFilter,
+  FindingRow,
+  FindingValueCount,
+  FindingValueRow,
   OsmFeature,
+  Page,
+  Paged,
   QualityFinding,
   RawEntity,
   StoreMeta,
@@ -84,8 +91,11 @@ const ANNOTATION_COLUMNS = `,
 
 class SqliteFeatureStore implements FeatureStore {
   private readonly statements = new Map<string, Statement>();
+  private readonly reports: SqliteReports;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.reports = new SqliteReports(db);
+  }
 
   writer(): FeatureWriter {
     return new SqliteFeatureWriter(this.db);
@@ -132,6 +142,18 @@ class SqliteFeatureStore implements FeatureStore {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  async qualityFindings(filter: FindingFilter, page: Page): Promise<Paged<FindingRow>> {
+    return this.reports.qualityFindings(filter, page);
+  }
+
+  async findingValues(filter: FindingFilter, page: Page): Promise<Paged<FindingValueRow>> {
+    return this.reports.findingValues(filter, page);
+  }
+
+  async findingValueCounts(filter: FindingFilter, page: Page): Promise<Paged<FindingValueCount>> {
+    return this.reports.findingValueCounts(filter, page);
   }
 
   async readMeta(): Promise<StoreMeta | null> {

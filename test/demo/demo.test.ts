@@ -5,6 +5,8 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoStore, DEMO_BBOX, DEMO_CENTRE, DEMO_REPLICATION_TIMESTAMP, DEMO_TEST_AREA } from "../../src/demo/index.js";
 import { ringInsideRing, signedArea } from "../../src/osm/rings.js";
+import { QUALITY_STATUSES } from "../../src/quality/statuses.js";
+import { geometryBBox } from "../../src/store/geojson.js";
 import type { Position } from "../../src/store/geojson.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { positions } from "../geojson.js";
@@ -19,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function dump(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const tables = [...FEATURE_TABLES, ...FEATURE_TABLES.map((table) => `${table}_rtree`)];
+    const tables = [...FEATURE_TABLES, ...FEATURE_TABLES.map((table) => `${table}_rtree`), "changesets", "changeset_hashtags", "quality"];
     const rows = Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()]));
     return { ...rows, meta: db.prepare("SELECT * FROM meta ORDER BY key").all() };
   } finally {
@@ -27,7 +29,7 @@ function dump(path: string): Record<string, unknown[]> {
   }
 }
 
-let features: Record<FeatureTable, OsmFeature[]>;
+const features = {} as Record<FeatureTable, OsmFeature[]>;
 const all = (): OsmFeature[] => FEATURE_TABLES.flatMap((table) => features[table]);
 const tagged = (table: FeatureTable, key: string, value?: string): OsmFeature[] =>
   features[table].filter((feature) => (value === undefined ? key in feature.tags : feature.tags[key] === value));
@@ -38,7 +40,10 @@ beforeAll(async () => {
   // Read through the store interface, as the server will.
   const store = await sqliteStoreFactory.open(join(dir, "a.db"));
   try {
-    features = Object.fromEntries(await Promise.all(FEATURE_TABLES.map(async (table) => [table, await store.queryBBox(table, WORLD)]))) as typeof features;
+    for (const table of FEATURE_TABLES) {
+      features[table] = [];
+      for await (const feature of store.candidates(table, WORLD, { annotated: true })) features[table].push(feature);
+    }
   } finally {
     await store.close();
   }
@@ -80,7 +85,9 @@ describe("the demo dataset", () => {
   it("has named points of interest: amenities and shops", () => {
     for (const kind of ["cafe", "school", "hospital"]) expect(tagged("nodes", "amenity", kind).length).toBeGreaterThan(0);
     expect(tagged("nodes", "shop").length).toBeGreaterThan(5);
-    for (const poi of [...tagged("nodes", "amenity"), ...tagged("nodes", "shop")].filter((node) => node.tags["amenity"] !== "fountain")) {
+    // The fountain needs no name; the unnamed ones are the deliberate "incomplete" problems.
+    const unnamed = (node: OsmFeature) => node.tags["amenity"] === "fountain" || node.annotations!.statuses.includes("incomplete");
+    for (const poi of [...tagged("nodes", "amenity"), ...tagged("nodes", "shop")].filter((node) => !unnamed(node))) {
       expect(poi.tags["name"]).toBeTruthy();
     }
     for (const node of features.nodes) expect(node.geometry.type).toBe("Point");
@@ -164,6 +171,125 @@ describe("the demo dataset", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+interface ChangesetRow {
+  id: number;
+  created_at: string;
+  closed_at: string;
+  uid: number;
+  user: string;
+  editor: string;
+  hashtags: string;
+  min_lon: number | null;
+  min_lat: number | null;
+  max_lon: number | null;
+  max_lat: number | null;
+}
+
+interface FindingRow {
+  feature_table: FeatureTable;
+  osm_id: number;
+  status: string;
+  source: string;
+  values: string;
+}
+
+function rows<T>(path: string, sql: string): T[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const findingRows = (path: string) => rows<FindingRow>(path, 'SELECT feature_table, osm_id, status, source, "values" FROM quality ORDER BY feature_table, osm_id, rank');
+
+describe("the demo's changesets", () => {
+  let changesets: Map<number, ChangesetRow>;
+  beforeAll(() => {
+    changesets = new Map(rows<ChangesetRow>(join(dir, "a.db"), "SELECT * FROM changesets").map((row) => [row.id, row]));
+  });
+
+  it("include every feature's changeset: its mapper's, open when the feature was edited, covering it", () => {
+    for (const feature of all()) {
+      const changeset = changesets.get(feature.changeset!)!;
+      expect(changeset, `changeset ${feature.changeset} of ${feature.osmId}`).toBeDefined();
+      expect(changeset).toMatchObject({ uid: feature.uid, user: feature.user });
+      expect(changeset.created_at <= feature.timestamp! && feature.timestamp! < changeset.closed_at, `${feature.osmId} at ${feature.timestamp}`).toBe(true);
+      const box = geometryBBox(feature.geometry);
+      expect(changeset.min_lon! <= box.minX && changeset.min_lat! <= box.minY && changeset.max_lon! >= box.maxX && changeset.max_lat! >= box.maxY).toBe(true);
+      expect(feature.annotations).toMatchObject({ editor: changeset.editor, createdAt: changeset.created_at, hashtags: JSON.parse(changeset.hashtags) });
+    }
+    // And no changeset without a feature in it.
+    expect(new Set(all().map((feature) => feature.changeset))).toEqual(new Set(changesets.keys()));
+  });
+
+  it("were made with several editors", () => {
+    const editors = [...changesets.values()].map((changeset) => changeset.editor);
+    for (const editor of [/^iD 2\./, /^JOSM\/1\.5 \(/, /^StreetComplete /, /^Every Door /]) expect(editors.some((name) => editor.test(name)), String(editor)).toBe(true);
+  });
+
+  it("carry hashtags, a good share of them: HOT projects and campaigns, which the store filters on", async () => {
+    const hashtagged = [...changesets.values()].map((changeset) => JSON.parse(changeset.hashtags) as string[]).filter((hashtags) => hashtags.length > 0);
+    expect(hashtagged.length / changesets.size).toBeGreaterThan(0.25);
+    expect(hashtagged.length / changesets.size).toBeLessThan(0.75);
+    const hashtags = new Set(hashtagged.flat());
+    expect([...hashtags].filter((hashtag) => /^hotosm-project-\d+$/.test(hashtag)).length).toBeGreaterThanOrEqual(2);
+    expect(hashtags).toContain("MissingMaps");
+    expect(hashtags).toContain("mapathon");
+
+    const expected = features.ways_poly.filter((feature) => feature.annotations!.hashtags.includes("MissingMaps")).length;
+    expect(expected).toBeGreaterThan(0);
+    const store = await sqliteStoreFactory.open(join(dir, "a.db"));
+    try {
+      expect(await store.countCandidates("ways_poly", WORLD, { changesets: { hashtag: "#missingmaps" } })).toBe(expected);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("the demo's data quality problems", () => {
+  const withStatus = (status: string) => all().filter((feature) => feature.annotations!.statuses.includes(status));
+
+  it("show every status of the default rule set, each on a few features; most features have none", () => {
+    for (const status of QUALITY_STATUSES) {
+      expect(withStatus(status).length, status).toBeGreaterThan(0);
+      expect(withStatus(status).length, status).toBeLessThanOrEqual(5);
+    }
+    const flagged = all().filter((feature) => feature.annotations!.statuses.length > 0);
+    expect(flagged.length / all().length).toBeLessThan(0.05);
+  });
+
+  it("are what the checker says of each: off-square corners, a pair overlapping, a pair duplicated, bad values, missing names", () => {
+    const byId = new Map(all().map((feature) => [feature.osmId, feature]));
+    const findings = findingRows(join(dir, "a.db"));
+    const values = (status: string) => findings.filter((row) => row.status === status).map((row) => ({ id: row.osm_id, values: JSON.parse(row.values) as string[] }));
+    for (const { values: found } of values("badgeom")) expect(found).toEqual([expect.stringMatching(/^not square: \d+\.\d° corner at /)]);
+    for (const status of ["overlapping", "duplicate"]) {
+      const pair = values(status);
+      expect(pair).toHaveLength(2);
+      const [a, b] = pair;
+      expect(a!.values).toEqual([`way/${b!.id}`]);
+      expect(b!.values).toEqual([`way/${a!.id}`]);
+    }
+    const [original, copy] = values("duplicate");
+    expect(byId.get(original!.id)!.geometry).toEqual(byId.get(copy!.id)!.geometry);
+    for (const { id, values: found } of values("badvalue")) expect(found).toEqual([`building=${byId.get(id)!.tags["building"]}`]);
+    for (const { id, values: found } of values("incomplete")) {
+      expect(found).toEqual(["name"]);
+      expect(byId.get(id)!.tags["name"]).toBeUndefined();
+    }
+    expect(new Set(findings.map((row) => row.source))).toEqual(new Set(["building", "amenity"]));
+  });
+
+  it("are deterministic: two builds give the same findings", () => {
+    const findings = findingRows(join(dir, "a.db"));
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findingRows(join(dir, "b.db"))).toEqual(findings);
   });
 });
 

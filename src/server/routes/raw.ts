@@ -28,7 +28,7 @@ async function runQuery(context: RouteContext, body: RawQuery, selection: Select
     const changesets = {
       hashtag: body.hashtag,
       createdFrom: body.dateFrom === undefined ? undefined : parseUtcDateTime(body.dateFrom, ["body", "dateFrom"]),
-      createdTo: body.dateTo === undefined ? undefined : parseUtcDateTime(body.dateTo, ["body", "dateTo"]),
+      createdTo: body.dateTo === undefined ? undefined : parseUtcDateTime(body.dateTo, ["body", "dateTo"], "to"),
     };
     const result = await findFeatures(context.store, {
       ...selection,

@@ -1,0 +1,137 @@
+/**
+ * The data quality reports (Underpass's /report routes): POST /report/dataQualityGeo,
+ * /report/dataQualityTags (and /report/dataQualityTag), /report/dataQualityTagStats, each with a
+ * /csv twin that answers the same rows as RFC 4180 CSV.
+ */
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import { DEFAULT_PAGE_SIZE } from "../../api/raw.js";
+import type { DataQualityGeoCollection, DataQualityGeoProperties, DataQualityRequest, DataQualityTagRow, DataQualityTagStat } from "../../api/report.js";
+import { csvRecord, type CsvValue } from "../../csv/rfc4180.js";
+import { GEOMETRY_STATUSES, TAG_STATUSES } from "../../quality/statuses.js";
+import type { FeatureStore, FindingFilter, FindingRow, FindingValueCount, FindingValueRow, Page, Paged } from "../../store/store.js";
+import type { RouteContext } from "../app.js";
+import { areaFromRing } from "../area.js";
+import { parseUtcDateTime } from "../dates.js";
+import { problem } from "../problems.js";
+import { geoFeature, geoProperties, tagRow, tagStat } from "../report-rows.js";
+
+interface Paging {
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+type ReadRows<Row> = (store: FeatureStore, filter: FindingFilter, page: Page) => Promise<Paged<Row>>;
+
+/** A CSV record: a value per column, lists as one field. */
+type CsvRecord<T> = Record<keyof T, CsvValue | readonly string[]>;
+
+interface Report<Row, Csv extends CsvRecord<Csv>> {
+  names: readonly string[];
+  summary: string;
+  statuses: readonly string[];
+  /** The $id of the JSON answer's schema. */
+  response: string;
+  read: ReadRows<Row>;
+  json(rows: Row[], paging: Paging): unknown;
+  /** The CSV columns, in order, and each row's values by column. */
+  columns: ReadonlyArray<keyof Csv & string>;
+  record(row: Row): Csv;
+}
+
+const geo: Report<FindingRow, DataQualityGeoProperties & { lon: number; lat: number }> = {
+  names: ["dataQualityGeo"],
+  summary: "Geometry problems (badgeom, overlapping, duplicate), as GeoJSON points at each feature's centroid",
+  statuses: GEOMETRY_STATUSES,
+  response: "DataQualityGeoCollection",
+  read: (store, filter, page) => store.qualityFindings(filter, page),
+  json: (rows, paging): DataQualityGeoCollection => ({ type: "FeatureCollection", features: rows.map(geoFeature), ...paging }),
+  columns: ["osm_id", "type", "status", "source", "values", "changeset", "timestamp", "hashtags", "link", "lon", "lat"],
+  record: (row) => ({ ...geoProperties(row), lon: row.lon, lat: row.lat }),
+};
+
+const tags: Report<FindingValueRow, DataQualityTagRow> = {
+  names: ["dataQualityTags", "dataQualityTag"],
+  summary: "Tag problems (badvalue, incomplete): one row per offending tag or missing key",
+  statuses: TAG_STATUSES,
+  response: "DataQualityTagList",
+  read: (store, filter, page) => store.findingValues(filter, page),
+  json: (rows) => rows.map(tagRow),
+  columns: ["osm_id", "type", "link", "status", "tag", "source", "changeset", "timestamp"],
+  record: tagRow,
+};
+
+const tagStats: Report<FindingValueCount, DataQualityTagStat> = {
+  names: ["dataQualityTagStats"],
+  summary: "Tag problems counted by tag, source and status, most frequent first",
+  statuses: TAG_STATUSES,
+  response: "DataQualityTagStats",
+  read: (store, filter, page) => store.findingValueCounts(filter, page),
+  json: (rows) => rows.map(tagStat),
+  columns: ["tag", "source", "status", "count"],
+  record: tagStat,
+};
+
+async function readReport<Row>(
+  store: FeatureStore,
+  report: { statuses: readonly string[]; read: ReadRows<Row> },
+  body: DataQualityRequest,
+): Promise<{ rows: Row[]; paging: Paging }> {
+  const from = parseUtcDateTime(body.fromDate, ["body", "fromDate"]);
+  const to = body.toDate === undefined ? undefined : parseUtcDateTime(body.toDate, ["body", "toDate"], "to");
+  if (to !== undefined && to < from) throw problem(["body", "toDate"], `toDate ${JSON.stringify(body.toDate)} is before fromDate ${JSON.stringify(body.fromDate)}`);
+  const page = body.page ?? 0;
+  const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
+  const area = await areaFromRing(body.area, ["body", "area"]);
+  try {
+    const filter: FindingFilter = { statuses: report.statuses, from, to, hashtags: [body.hashtags ?? []].flat(), area };
+    const { rows, hasMore } = await report.read(store, filter, { offset: page * pageSize, limit: pageSize });
+    return { rows, paging: { page, pageSize, hasMore } };
+  } finally {
+    area.dispose?.();
+  }
+}
+
+/** Arrays (values, hashtags) as one field, their items joined by ";" as OSM joins multiple values. */
+function csvTable<Row, Csv extends CsvRecord<Csv>>(report: Report<Row, Csv>, rows: readonly Row[]): string {
+  const records = rows.map((row) => {
+    const record = report.record(row);
+    return csvRecord(report.columns.map((column) => [record[column]].flat().join(";")));
+  });
+  return csvRecord(report.columns) + records.join("");
+}
+
+function registerReport<Row, Csv extends CsvRecord<Csv>>(app: FastifyInstance, store: FeatureStore, report: Report<Row, Csv>): void {
+  const schema = (summary: string, answer: object) => ({
+    tags: ["data quality reports"],
+    summary,
+    body: { $ref: "DataQualityRequest#" },
+    response: { 200: answer, 422: { $ref: "HTTPValidationError#" } },
+  });
+  report.names.forEach((name, index) => {
+    const summary = index === 0 ? report.summary : `${report.summary} (the same as ${report.names[0]})`;
+    app.post<{ Body: DataQualityRequest }>(`/${name}`, { schema: schema(summary, { $ref: `${report.response}#` }) }, async (request) => {
+      const { rows, paging } = await readReport(store, report, request.body);
+      return report.json(rows, paging);
+    });
+    app.post<{ Body: DataQualityRequest }>(
+      `/${name}/csv`,
+      {
+        schema: schema(`${summary}; as CSV`, {
+          description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;",
+          content: { "text/csv": { schema: { type: "string" } } },
+        }),
+      },
+      async (request, reply) => {
+        const { rows } = await readReport(store, report, request.body);
+        return reply.type("text/csv; charset=utf-8").send(csvTable(report, rows));
+      },
+    );
+  });
+}
+
+export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, { store }) => {
+  registerReport(app, store, geo);
+  registerReport(app, store, tags);
+  registerReport(app, store, tagStats);
+};
