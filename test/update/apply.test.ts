@@ -155,6 +155,21 @@ describe("basemodel update refuses a change it cannot apply, and leaves the stor
     expect(differingTables(db, before)).toEqual([]);
   });
 
+  it("a moved node rebuilds the area relation whose (untagged) member way uses it", async () => {
+    // Node 624455859 is a corner of way 49209643, the outer ring of the multipolygon building relation 2236035.
+    const path = osc("move-relation-corner.osc", `<modify><node id="624455859" version="3" timestamp="2025-02-01T00:00:00Z" lat="43.7313545" lon="7.4235053"/></modify>`);
+    const summary = await updateStore(db, path, { skipQuality: true });
+    expect(summary.modified).toEqual({ node: 1, way: 0, relation: 0 });
+    const store = await sqliteStoreFactory.open(db);
+    try {
+      const [relation] = (await store.queryBBox("relations", { minX: 7.4235053, minY: 43.7313545, maxX: 7.4235053, maxY: 43.7313545 })).filter((found) => found.osmId === 2_236_035);
+      expect(relation!.geometry.coordinates[0]).toContainEqual([7.4235053, 43.7313545]);
+      expect(relation!.geometry.coordinates[0]).not.toContainEqual([7.4234953, 43.7313445]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("a malformed or truncated file is refused before the store is opened", async () => {
     const before = snapshotStore(db);
     const malformed = osc("malformed.osc", `<create><node id="1" version="1" lat="43.7" lon="7.4"></create>`);
