@@ -51,7 +51,7 @@ export async function startServe(db) {
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
-function load(url, path, body, connections) {
+export function load(url, path, body, connections) {
   return autocannon({
     url: url + path,
     method: "POST",

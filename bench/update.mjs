@@ -7,9 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { has, startServe } from "./server.mjs";
+import { has, load, startServe } from "./server.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
@@ -45,10 +44,6 @@ function writeChangesets(path) {
     path,
     `<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6">\n  <changeset id="${CHANGESET}" created_at="2021-04-14T23:00:00Z" closed_at="2021-04-15T00:00:00Z" open="false" user="bench" uid="1">\n    <tag k="comment" v="Benchmark #basemodel-bench"/>\n    <tag k="created_by" v="bench"/>\n  </changeset>\n</osm>\n`,
   );
-}
-
-function load(url, path, body, connections) {
-  return autocannon({ url: url + path, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), connections, duration: 10 });
 }
 
 export async function run() {
