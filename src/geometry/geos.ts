@@ -120,6 +120,16 @@ export class Geos {
     return this.predicate(this.module.GEOSPreparedIntersectsXY(prepared, x, y), "intersects");
   }
 
+  /** True when the prepared geometry contains the box (GEOS makes a flat box a point or a line). */
+  preparedContainsBox(prepared: GeosPointer, bbox: BBox): boolean {
+    const box = this.check(this.module.GEOSGeom_createRectangle(bbox.minX, bbox.minY, bbox.maxX, bbox.maxY), "create a rectangle");
+    try {
+      return this.predicate(this.module.GEOSPreparedContains(prepared, box), "contains");
+    } finally {
+      this.destroy(box);
+    }
+  }
+
   /** The pattern (9 characters of "012TF*", see GEOSRelatePattern) in WebAssembly memory; free it with freePattern(). */
   pattern(text: string): GeosPattern {
     if (!/^[012TF*]{9}$/.test(text)) throw new GeosError(`${JSON.stringify(text)} is not a DE-9IM pattern`);
@@ -313,6 +323,12 @@ class GeosArea implements PreparedArea {
       return geos.preparedIntersectsXY(prepared, x, y);
     }
     return geos.with(geometry, (pointer) => geos.preparedIntersects(prepared, pointer));
+  }
+
+  containsBox(bbox: BBox): boolean {
+    const handles = this.handles;
+    if (!handles) throw new Error("This area was disposed of");
+    return handles.geos.preparedContainsBox(handles.prepared, bbox);
   }
 
   dispose(): void {

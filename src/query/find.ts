@@ -5,8 +5,9 @@
  * one candidate per table is held at a time.
  */
 import type { Geometry } from "../store/geojson.js";
+import { geometryTypeOf } from "../store/store.js";
 import type { FeatureStore, FeatureTable, OsmFeature } from "../store/store.js";
-import type { FeatureQuery, FeatureQueryResult, FoundFeature, GeometryKind } from "./types.js";
+import type { AreaFilter, FeatureQuery, FeatureQueryResult, FoundFeature, GeometryKind } from "./types.js";
 
 const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
   point: new Set(["Point"]),
@@ -87,15 +88,21 @@ export async function* tableMatches(
   const options = { tags: query.tags, changesets: query.changesets, status: query.status, annotated: query.annotated === true, order };
   for await (const feature of store.candidates(table, area.bbox, options)) {
     onCandidate?.();
-    // The type test first: it is free, the exact area test is not.
-    if (accepts(feature.geometry) && area.intersects(feature.geometry)) yield { table, feature };
+    // Cheapest first: the type, then a box wholly inside the area; only features on the
+    // area's edge need the exact test (and their geometry parsed for it).
+    if (accepts(feature) && (insideArea(area, feature) || area.intersects(feature.geometry))) yield { table, feature };
   }
 }
 
-function geometryTest(query: Pick<FeatureQuery, "geometry">): (geometry: Geometry) => boolean {
+function insideArea(area: AreaFilter, feature: OsmFeature): boolean {
+  const bbox = feature.stored?.bbox;
+  return bbox !== undefined && area.containsBox(bbox);
+}
+
+function geometryTest(query: Pick<FeatureQuery, "geometry">): (feature: OsmFeature) => boolean {
   if (query.geometry === undefined) return () => true;
   const kind = KINDS[query.geometry];
-  return (geometry) => kind.has(geometry.type);
+  return (feature) => kind.has(geometryTypeOf(feature));
 }
 
 function distinct(tables: readonly FeatureTable[]): FeatureTable[] {

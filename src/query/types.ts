@@ -23,6 +23,11 @@ export interface AreaFilter {
   bbox: BBox;
   /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
   intersects(geometry: Geometry): boolean;
+  /**
+   * True when the box lies wholly inside the area, so that whatever lies in the box
+   * intersects it without an exact test. False means "test exactly", not "outside".
+   */
+  containsBox(bbox: BBox): boolean;
   /** Frees what the exact test holds (e.g. GEOS memory); call once the query is answered. */
   dispose?(): void;
 }

@@ -10,6 +10,7 @@ import { problem, RequestProblem } from "./problems.js";
 export const EVERYWHERE: AreaFilter = {
   bbox: { minX: -180, minY: -90, maxX: 180, maxY: 90 },
   intersects: () => true,
+  containsBox: () => true,
 };
 
 async function prepared(polygon: Geometry & { type: "Polygon" | "MultiPolygon" }, loc: Array<string | number>): Promise<AreaFilter> {

@@ -23,6 +23,28 @@ export interface OsmFeature {
   geometry: Geometry;
   /** What is known beside the object itself; read only when a query asks for it (CandidateOptions.annotated). */
   annotations?: FeatureAnnotations;
+  /** How the store holds the feature, when it was read from one: answers copy this rather than serialise again. */
+  stored?: StoredForm;
+}
+
+/**
+ * A feature as its store holds it. A store that keeps tags and geometry as JSON text hands
+ * the text over as it is, parsing it only when someone reads `tags` or `geometry`: most
+ * features of an answer are copied to the wire unread.
+ */
+export interface StoredForm {
+  /** `tags` as JSON text. */
+  tagsJson: string;
+  /** `geometry` as GeoJSON text. */
+  geometryJson: string;
+  geometryType: Geometry["type"];
+  /** The spatial index's box: it holds the whole geometry, perhaps with a margin. */
+  bbox: BBox;
+}
+
+/** The feature's geometry type, without parsing a stored geometry for it. */
+export function geometryTypeOf(feature: OsmFeature): Geometry["type"] {
+  return feature.stored?.geometryType ?? feature.geometry.type;
 }
 
 export interface FeatureAnnotations {

@@ -110,9 +110,27 @@ describe("findFeatures", () => {
       "relations/30",
       "relations/31",
     ]);
-    expect(result.features[0]!.feature).toEqual(DATA.nodes[0]);
+    expect(result.features[0]!.feature).toEqual({ ...DATA.nodes[0], stored: expect.any(Object) });
     expect(await ids({ tables: ["relations", "nodes"] })).toEqual([30, 31, 1, 2, 4, 7]);
     expect(await ids({ tables: ["nodes", "nodes"] })).toEqual([1, 2, 4, 7]);
+  });
+
+  it("skips the exact test for a box inside the area, and never reads the geometry of such a feature", async () => {
+    const inside = { ...DATA.ways_poly[0]!, stored: { tagsJson: "{}", geometryJson: "{}", geometryType: "Polygon" as const, bbox: { minX: 0.2, minY: 0.2, maxX: 0.3, maxY: 0.3 } } };
+    Object.defineProperty(inside, "geometry", {
+      get: () => {
+        throw new Error("the geometry of a feature inside the area was read");
+      },
+    });
+    // On the edge of the L: the box crosses into the notch, so the exact test decides (and keeps it).
+    const edge = { ...DATA.ways_poly[1]!, stored: { ...inside.stored, bbox: { minX: 1.5, minY: 0.5, maxX: 1.6, maxY: 1.6 } } };
+    const fake = {
+      async *candidates(table: FeatureTable) {
+        if (table === "ways_poly") yield* [inside, edge];
+      },
+    } as unknown as FeatureStore;
+    const result = await findFeatures(fake, query({ tables: ["ways_poly"] }));
+    expect(result.features.map(({ feature }) => feature.osmId)).toEqual([20, 21]);
   });
 
   it("filters by tags: key present, key=value, several values, AND, OR", async () => {

@@ -28,6 +28,9 @@ const FAR_ROAD = feature(5, { type: "LineString", coordinates: [[1.5, 42.5], [1.
 const BUILDING = feature(6, { type: "Polygon", coordinates: [[[7.0, 43.0], [7.1, 43.0], [7.1, 43.1], [7.0, 43.0]]] });
 const ROUTE = feature(7, { type: "MultiLineString", coordinates: [[[7.4, 43.7], [7.5, 43.8]]] });
 
+/** The features without their stored form (checked on its own below). */
+const withoutStored = (features: OsmFeature[]): OsmFeature[] => features.map(({ stored: _stored, ...feature }) => feature);
+
 describe("the SQLite feature store", () => {
   it("stores features per table and finds them by bounding box", async () => {
     const path = freshPath();
@@ -43,13 +46,35 @@ describe("the SQLite feature store", () => {
 
     const reopened = await sqliteStoreFactory.open(path);
     const monaco = { minX: 7.4, minY: 43.7, maxX: 7.5, maxY: 43.8 };
-    expect(await reopened.queryBBox("nodes", monaco)).toEqual([BENCH]);
+    expect(withoutStored(await reopened.queryBBox("nodes", monaco))).toEqual([BENCH]);
     // The road's box overlaps; the far road's does not.
-    expect(await reopened.queryBBox("ways_line", monaco)).toEqual([ROAD]);
-    expect(await reopened.queryBBox("ways_poly", monaco)).toEqual([]);
-    expect(await reopened.queryBBox("relations", monaco)).toEqual([ROUTE]);
+    expect(withoutStored(await reopened.queryBBox("ways_line", monaco))).toEqual([ROAD]);
+    expect(withoutStored(await reopened.queryBBox("ways_poly", monaco))).toEqual([]);
+    expect(withoutStored(await reopened.queryBBox("relations", monaco))).toEqual([ROUTE]);
     expect(await reopened.readMeta()).toEqual({ replicationTimestamp: "2025-01-01T21:21:00Z", statistics: { counts: { nodes: 1 } } });
     await reopened.close();
+  });
+
+  it("hands over tags and geometry as the JSON text it holds, with the index's box around the geometry", async () => {
+    const path = freshPath();
+    const store = await sqliteStoreFactory.create(path);
+    const writer = store.writer();
+    await writer.insert("ways_poly", BUILDING);
+    await writer.finish({ replicationTimestamp: null, statistics: {} });
+    const [found] = await store.queryBBox("ways_poly", { minX: -180, minY: -90, maxX: 180, maxY: 90 });
+    const { tagsJson, geometryJson, geometryType, bbox } = found!.stored!;
+    expect(JSON.parse(tagsJson)).toEqual(BUILDING.tags);
+    expect(JSON.parse(geometryJson)).toEqual(BUILDING.geometry);
+    expect(geometryType).toBe("Polygon");
+    // 32-bit floats rounded outwards: the box holds the geometry, within a float's step.
+    expect(bbox.minX).toBeLessThanOrEqual(7.0);
+    expect(bbox.minY).toBeLessThanOrEqual(43.0);
+    expect(bbox.maxX).toBeGreaterThanOrEqual(7.1);
+    expect(bbox.maxY).toBeGreaterThanOrEqual(43.1);
+    expect(bbox.maxX - 7.1).toBeLessThan(1e-5);
+    // Read-only, so that the values can never disagree with the text.
+    expect(() => Object.assign(found!, { geometry: ROAD.geometry })).toThrow(TypeError);
+    await store.close();
   });
 
   it("keeps nothing of an aborted load", async () => {
