@@ -6,10 +6,12 @@ import { centroid } from "../geometry/centroid.js";
 import type { QualityStatus } from "../quality/statuses.js";
 import type { FoundFeature } from "../query/types.js";
 import type { Geometry } from "../store/geojson.js";
+import { geometryTypeOf } from "../store/store.js";
 import type { OsmFeature } from "../store/store.js";
+import { jsonObject } from "./json-text.js";
 
-export function geotypeOf(geometry: Geometry): RawFeatureType {
-  switch (geometry.type) {
+export function geotypeOf(type: Geometry["type"]): RawFeatureType {
+  switch (type) {
     case "Point":
       return "Node";
     case "LineString":
@@ -21,25 +23,31 @@ export function geotypeOf(geometry: Geometry): RawFeatureType {
   }
 }
 
+/** The GeoJSON text of the geometry: the store's own text when it has it. */
+function geometryJson(feature: OsmFeature): string {
+  return feature.stored?.geometryJson ?? JSON.stringify(feature.geometry);
+}
+
+function tagsJson(feature: OsmFeature): string {
+  return feature.stored?.tagsJson ?? JSON.stringify(feature.tags);
+}
+
 function osmTypeOf({ table }: FoundFeature): RawListItem["type"] {
   return table === "nodes" ? "node" : table === "relations" ? "relation" : "way";
 }
 
-export function rawFeature({ feature }: FoundFeature): Feature<RawFeatureProperties> {
-  return {
-    type: "Feature",
+/** A /raw feature as JSON text (the RawFeatureCollection schema's Feature), copying the store's tags and geometry. */
+export function rawFeatureJson({ feature }: FoundFeature): string {
+  const head: Omit<Feature<RawFeatureProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
+  const properties: Omit<RawFeatureProperties, "tags"> = {
+    type: geotypeOf(geometryTypeOf(feature)),
     id: feature.osmId,
-    geometry: feature.geometry,
-    properties: {
-      type: geotypeOf(feature.geometry),
-      id: feature.osmId,
-      tags: feature.tags,
-      timestamp: feature.timestamp,
-      version: feature.version,
-      changeset: feature.changeset,
-      ...annotationsOf(feature),
-    },
+    timestamp: feature.timestamp,
+    version: feature.version,
+    changeset: feature.changeset,
+    ...annotationsOf(feature),
   };
+  return jsonObject(head, { geometry: geometryJson(feature), properties: jsonObject(properties, { tags: tagsJson(feature) }) });
 }
 
 export function rawListItem(found: FoundFeature): RawListItem {
@@ -48,7 +56,7 @@ export function rawListItem(found: FoundFeature): RawListItem {
   const { status, hashtags, created_at } = annotationsOf(feature);
   return {
     type: osmTypeOf(found),
-    geotype: geotypeOf(feature.geometry),
+    geotype: geotypeOf(geometryTypeOf(feature)),
     id: feature.osmId,
     lat,
     lon,
@@ -70,13 +78,14 @@ function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, 
   };
 }
 
-/** `osm_id`, then every tag (select ["*"]) or the selected tag keys, null where a feature lacks one. */
-export function plainFeature(feature: OsmFeature, select: readonly string[]): Feature<PlainSnapshotProperties> {
+/** `osm_id`, then every tag (select ["*"]) or the selected tag keys, null where a feature lacks one; as JSON text, copying the store's geometry. */
+export function plainFeatureJson(feature: OsmFeature, select: readonly string[]): string {
   const properties: PlainSnapshotProperties = { osm_id: feature.osmId };
   const keys = select.includes("*") ? Object.keys(feature.tags) : select;
   for (const key of keys) {
     if (key === "osm_id") continue;
     Object.defineProperty(properties, key, { value: feature.tags[key] ?? null, enumerable: true, writable: true, configurable: true });
   }
-  return { type: "Feature", id: feature.osmId, geometry: feature.geometry, properties };
+  const head: Omit<Feature<PlainSnapshotProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
+  return jsonObject(head, { geometry: geometryJson(feature), properties: JSON.stringify(properties) });
 }

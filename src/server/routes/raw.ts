@@ -6,7 +6,8 @@ import type { FeatureQuery } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
 import { areaFromRing } from "../area.js";
 import { parseUtcDateTime } from "../dates.js";
-import { rawFeature, rawListItem } from "../features.js";
+import { rawFeatureJson, rawListItem } from "../features.js";
+import { JSON_TYPE, jsonArray, jsonObject } from "../json-text.js";
 import { parseTagTerms } from "../tag-terms.js";
 
 type Selection = Pick<FeatureQuery, "tables" | "geometry">;
@@ -59,10 +60,11 @@ export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) 
           response: { 200: { $ref: "RawFeatureCollection#" }, 422: { $ref: "HTTPValidationError#" } },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { page, pageSize, features, hasMore } = await runQuery(context, request.body, selection, "id");
-        const body: RawFeatureCollection = { type: "FeatureCollection", features: features.map(rawFeature), page, pageSize, hasMore };
-        return body;
+        const head: Omit<RawFeatureCollection, "features"> = { type: "FeatureCollection", page, pageSize, hasMore };
+        // Already JSON: fastify sends a string with a JSON content type as it is.
+        return reply.type(JSON_TYPE).send(jsonObject(head, { features: jsonArray(features.map(rawFeatureJson)) }));
       },
     );
     app.post<{ Body: RawQuery }>(

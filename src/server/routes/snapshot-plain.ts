@@ -6,7 +6,8 @@ import type { TagFilter } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
 import { areaFromBBox } from "../area.js";
-import { plainFeature } from "../features.js";
+import { plainFeatureJson } from "../features.js";
+import { JSON_TYPE, jsonArray, jsonObject } from "../json-text.js";
 import { problem } from "../problems.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */
@@ -39,7 +40,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
       },
       preValidation: acceptAliases(snapshotParamsPlainAliases),
     },
-    async (request) => {
+    async (request, reply) => {
       const params = request.body;
       const select = params.select ?? DEFAULTS.select;
       const area = await areaFromBBox(params.bbox, ["body", "bbox"]);
@@ -60,8 +61,9 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
             "too_many_features",
           );
         }
-        const body: PlainSnapshotResponse = { type: "FeatureCollection", features: features.map(({ feature }) => plainFeature(feature, select)) };
-        return body;
+        const head: Omit<PlainSnapshotResponse, "features"> = { type: "FeatureCollection" };
+        // Already JSON: fastify sends a string with a JSON content type as it is.
+        return reply.type(JSON_TYPE).send(jsonObject(head, { features: jsonArray(features.map(({ feature }) => plainFeatureJson(feature, select))) }));
       } finally {
         area.dispose?.();
       }
