@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { OsmFeature } from "../../src/store/store.js";
+import { withoutStored } from "./helpers.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-store-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -27,9 +28,6 @@ const ROAD = feature(4097656, { type: "LineString", coordinates: [[7.41, 43.72],
 const FAR_ROAD = feature(5, { type: "LineString", coordinates: [[1.5, 42.5], [1.6, 42.6]] });
 const BUILDING = feature(6, { type: "Polygon", coordinates: [[[7.0, 43.0], [7.1, 43.0], [7.1, 43.1], [7.0, 43.0]]] });
 const ROUTE = feature(7, { type: "MultiLineString", coordinates: [[[7.4, 43.7], [7.5, 43.8]]] });
-
-/** The features without their stored form (checked on its own below). */
-const withoutStored = (features: OsmFeature[]): OsmFeature[] => features.map(({ stored: _stored, ...feature }) => feature);
 
 describe("the SQLite feature store", () => {
   it("stores features per table and finds them by bounding box", async () => {
