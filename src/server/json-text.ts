@@ -2,9 +2,12 @@
  * JSON text assembled around parts that are JSON text already, such as the geometry a store
  * holds as GeoJSON: those are copied into the answer, not parsed and serialised again.
  */
+import type { FastifyReply } from "fastify";
 
-/** fastify's own JSON content type: a string sent with it goes out as it is. */
-export const JSON_TYPE = "application/json; charset=utf-8";
+/** Sends JSON text: fastify sends a string with its JSON content type as it is, without serialising. */
+export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(text);
+}
 
 /** `JSON.stringify(value)` with `members` (name -> JSON text) added after its own members. */
 export function jsonObject(value: object, members: Record<string, string>): string {

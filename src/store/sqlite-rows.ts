@@ -37,6 +37,7 @@ const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|Multi
 export function toFeature(row: FeatureRow): OsmFeature {
   let tags: Record<string, string> | undefined;
   let geometry: Geometry | undefined;
+  const parsedGeometry = (): Geometry => (geometry ??= JSON.parse(row.geometry) as Geometry);
   const type = LEADING_TYPE.exec(row.geometry)?.[1] as Geometry["type"] | undefined;
   return {
     osmId: row.osm_id,
@@ -49,12 +50,12 @@ export function toFeature(row: FeatureRow): OsmFeature {
       return (tags ??= JSON.parse(row.tags) as Record<string, string>);
     },
     get geometry() {
-      return (geometry ??= JSON.parse(row.geometry) as Geometry);
+      return parsedGeometry();
     },
     stored: {
       tagsJson: row.tags,
       geometryJson: row.geometry,
-      geometryType: type ?? (JSON.parse(row.geometry) as Geometry).type,
+      geometryType: type ?? parsedGeometry().type,
       bbox: { minX: row.minX, minY: row.minY, maxX: row.maxX, maxY: row.maxY },
     },
   };

@@ -124,9 +124,11 @@ describe("findFeatures", () => {
     });
     // On the edge of the L: the box crosses into the notch, so the exact test decides (and keeps it).
     const edge = { ...DATA.ways_poly[1]!, stored: { ...inside.stored, bbox: { minX: 1.5, minY: 0.5, maxX: 1.6, maxY: 1.6 } } };
+    // In the notch, with a box reaching into the area: only the exact test can drop it.
+    const notch = { ...DATA.ways_poly[3]!, stored: { ...inside.stored, bbox: { minX: 0.5, minY: 0.5, maxX: 1.5, maxY: 1.5 } } };
     const fake = {
       async *candidates(table: FeatureTable) {
-        if (table === "ways_poly") yield* [inside, edge];
+        if (table === "ways_poly") yield* [inside, edge, notch];
       },
     } as unknown as FeatureStore;
     const result = await findFeatures(fake, query({ tables: ["ways_poly"] }));

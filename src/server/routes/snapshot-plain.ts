@@ -7,7 +7,7 @@ import type { RouteContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
 import { areaFromBBox } from "../area.js";
 import { plainFeatureJson } from "../features.js";
-import { JSON_TYPE, jsonArray, jsonObject } from "../json-text.js";
+import { jsonArray, jsonObject, sendJsonText } from "../json-text.js";
 import { problem } from "../problems.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */
@@ -62,8 +62,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
           );
         }
         const head: Omit<PlainSnapshotResponse, "features"> = { type: "FeatureCollection" };
-        // Already JSON: fastify sends a string with a JSON content type as it is.
-        return reply.type(JSON_TYPE).send(jsonObject(head, { features: jsonArray(features.map(({ feature }) => plainFeatureJson(feature, select))) }));
+        return sendJsonText(reply, jsonObject(head, { features: jsonArray(features.map(({ feature }) => plainFeatureJson(feature, select))) }));
       } finally {
         area.dispose?.();
       }
