@@ -1,6 +1,7 @@
 import type { Issue } from "./issue.js";
 import { ruleById } from "./rules.js";
-import { syntaxProblem } from "./positions.js";
+import { stringEnd } from "./json-scan.js";
+import { syntaxProblem } from "./syntax.js";
 
 export type Parsed = { value: unknown } | { issue: Issue };
 
@@ -82,15 +83,7 @@ function membersWritten(text: string): number {
       colon = text.indexOf(":", colon + 1);
     }
     if (quote === -1) return count;
-    let close = quote + 1;
-    for (;;) {
-      close = text.indexOf('"', close);
-      let backslashes = 0;
-      while (text.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
-      if (backslashes % 2 === 0) break;
-      close++;
-    }
-    i = close + 1;
+    i = stringEnd(text, quote);
   }
 }
 

@@ -1,4 +1,4 @@
-import { parse, type AnyNode, type LocationRange, type MemberNode } from "@humanwhocodes/momoa";
+import { CHAR, nameAt, skipSpace, stringEnd, valueEnd } from "./json-scan.js";
 import { joinPointer, splitPointer } from "./pointer.js";
 
 /** A 1-based range of text; the end is exclusive. */
@@ -20,128 +20,207 @@ export interface DuplicateKey {
 /** What to point at for an issue: the value, the member's name, or the object a member is missing from. */
 export type Target = "value" | "key" | "parent";
 
-/** Member names are strings in JSON mode (identifiers only in JSON5). */
-function nameOf(member: MemberNode): string {
-  return member.name.type === "String" ? member.name.value : member.name.name;
+/** Where a value is written: its offset and, for an object member, its name and the name's offsets. */
+interface Entry {
+  start: number;
+  name?: string;
+  key?: { start: number; end: number };
 }
 
-function spanOf(loc: LocationRange): Span {
-  return { line: loc.start.line, column: loc.start.column, endLine: loc.end.line, endColumn: loc.end.column };
+/** An open container while the whole text is scanned: its pointer, and for an object the names seen so far. */
+interface Frame {
+  pointer: string;
+  names?: Set<string>;
+  /** The name of the member being read (objects). */
+  key: string;
+  /** The index of the element being read (arrays). */
+  index: number;
+}
+
+/**
+ * The members or elements of one object or array, read from the text only as far as lookups
+ * have needed: a later lookup in the same container goes on from there.
+ */
+class Entries {
+  readonly list: Entry[] = [];
+  /** Members by name; of duplicates, the last read. */
+  readonly byName = new Map<string, Entry>();
+  /** The opening bracket, then the value of the last entry read (still to be stepped over). */
+  private at: number;
+  private done = false;
+
+  constructor(
+    private readonly text: string,
+    open: number,
+    private readonly object: boolean,
+  ) {
+    this.at = open;
+  }
+
+  /** Reads one more entry; undefined once the container has no more. */
+  next(): Entry | undefined {
+    if (this.done) return undefined;
+    const text = this.text;
+    let i: number;
+    if (this.list.length === 0) {
+      i = skipSpace(text, this.at + 1);
+      this.done = text.charCodeAt(i) === (this.object ? CHAR.CLOSE_BRACE : CHAR.CLOSE_BRACKET);
+    } else {
+      i = skipSpace(text, valueEnd(text, this.at));
+      this.done = text.charCodeAt(i) !== CHAR.COMMA;
+      i = skipSpace(text, i + 1);
+    }
+    if (this.done) return undefined;
+    let entry: Entry = { start: i };
+    if (this.object) {
+      const keyEnd = stringEnd(text, i);
+      const name = nameAt(text, i, keyEnd);
+      entry = { start: skipSpace(text, skipSpace(text, keyEnd) + 1), name, key: { start: i, end: keyEnd } };
+      this.byName.set(name, entry);
+    }
+    this.list.push(entry);
+    this.at = entry.start;
+    return entry;
+  }
 }
 
 const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
 
-/** Positions of the values of one JSON text, found by pointer. Built only when something needs a position. */
+/**
+ * Positions of the values of one JSON text that JSON.parse accepted, found by pointer. A lookup
+ * walks the text along the pointer and steps over everything else, so nothing is built for
+ * values no issue points at, and nesting depth costs no stack. What a walk has read of a
+ * container is kept, so the features of a large collection are each found once.
+ */
 export class SourceMap {
-  private constructor(private readonly root: AnyNode) {}
+  /** Offset at which each line starts; made on the first position asked for. */
+  private lineStarts: number[] | undefined;
+  /** The containers lookups have entered, by the offset of their opening bracket. */
+  private readonly containers = new Map<number, Entries>();
+
+  private constructor(
+    private readonly text: string,
+    private readonly keysUnique: boolean,
+  ) {}
 
   /**
-   * The map of a text that JSON.parse accepted, or undefined when the text nests too deeply
-   * for the position parser (issues then carry no position).
+   * The map of a text that JSON.parse accepted. `keysUnique` says no object of the text writes a
+   * name twice: a lookup then stops at the first match instead of reading on to the last.
    */
-  static of(text: string): SourceMap | undefined {
-    try {
-      return new SourceMap(parse(text, { mode: "json" }).body);
-    } catch (error) {
-      if (error instanceof RangeError) return undefined;
-      throw error;
-    }
+  static of(text: string, keysUnique = false): SourceMap {
+    return new SourceMap(text, keysUnique);
   }
 
-  /** The node at a pointer and, when it is an object member, that member. */
-  private find(pointer: string): { node: AnyNode; member?: MemberNode } | undefined {
-    let node: AnyNode = this.root;
-    let member: MemberNode | undefined;
-    for (const segment of splitPointer(pointer)) {
-      if (node.type === "Object") {
-        // JSON.parse keeps the last of duplicate members, so the last one is the value that was validated.
-        member = node.members.findLast((candidate) => nameOf(candidate) === segment);
-        if (!member) return undefined;
-        node = member.value;
-      } else if (node.type === "Array") {
-        const element = node.elements[Number(segment)];
-        if (!element) return undefined;
-        member = undefined;
-        node = element.value;
-      } else {
-        return undefined;
-      }
+  /** Line breaks are LF, CR or CR LF, as editors count them; columns count UTF-16 code units. */
+  private position(offset: number): { line: number; column: number } {
+    if (!this.lineStarts) {
+      const starts = [0];
+      const breaks = /\r\n?|\n/g;
+      while (breaks.exec(this.text)) starts.push(breaks.lastIndex);
+      this.lineStarts = starts;
     }
-    return member ? { node, member } : { node };
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - starts[low]! + 1 };
+  }
+
+  private span(start: number, end: number): Span {
+    const from = this.position(start);
+    const to = this.position(end);
+    return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+  }
+
+  private entriesAt(open: number, object: boolean): Entries {
+    let entries = this.containers.get(open);
+    if (!entries) {
+      entries = new Entries(this.text, open, object);
+      this.containers.set(open, entries);
+    }
+    return entries;
+  }
+
+  /** The value at a pointer and, when it is an object member, that member's name. */
+  private find(pointer: string): Entry | undefined {
+    let found: Entry | undefined = { start: skipSpace(this.text, 0) };
+    for (const segment of splitPointer(pointer)) {
+      const open = this.text.charCodeAt(found.start);
+      if (open === CHAR.OPEN_BRACE) found = this.member(this.entriesAt(found.start, true), segment);
+      else if (open === CHAR.OPEN_BRACKET) found = this.element(this.entriesAt(found.start, false), Number(segment));
+      else return undefined;
+      if (!found) return undefined;
+    }
+    return found;
+  }
+
+  /** JSON.parse keeps the last of duplicate members, so the last one is the value that was validated. */
+  private member(entries: Entries, name: string): Entry | undefined {
+    if (!this.keysUnique) {
+      while (entries.next());
+      return entries.byName.get(name);
+    }
+    let found = entries.byName.get(name);
+    while (!found) {
+      const entry = entries.next();
+      if (!entry) return undefined;
+      if (entry.name === name) found = entry;
+    }
+    return found;
+  }
+
+  private element(entries: Entries, index: number): Entry | undefined {
+    if (!Number.isInteger(index) || index < 0) return undefined;
+    while (entries.list.length <= index && entries.next());
+    return entries.list[index];
   }
 
   locate(pointer: string, target: Target): Span {
     if (target === "parent") {
       const parent = this.find(pointer.slice(0, pointer.lastIndexOf("/")));
       if (!parent) return DOCUMENT_START;
-      if (parent.member) return spanOf(parent.member.name.loc);
-      const start = parent.node.loc.start;
-      return { line: start.line, column: start.column, endLine: start.line, endColumn: start.column + 1 };
+      if (parent.key) return this.span(parent.key.start, parent.key.end);
+      return this.span(parent.start, parent.start + 1);
     }
     const found = this.find(pointer);
     if (!found) return pointer === "" ? DOCUMENT_START : this.locate(pointer, "parent");
-    if (target === "key" && found.member) return spanOf(found.member.name.loc);
-    return spanOf(found.node.loc);
+    if (target === "key" && found.key) return this.span(found.key.start, found.key.end);
+    return this.span(found.start, valueEnd(this.text, found.start));
   }
 
-  /** Every member written twice in the same object, without recursion (nesting depth is unbounded). */
+  /** Every member written twice in the same object, in the order of the text: one pass, no recursion. */
   duplicateKeys(): DuplicateKey[] {
+    const text = this.text;
     const found: DuplicateKey[] = [];
-    const stack: Array<{ node: AnyNode; pointer: string }> = [{ node: this.root, pointer: "" }];
-    while (stack.length > 0) {
-      const { node, pointer } = stack.pop()!;
-      if (node.type === "Object") {
-        const names = new Set<string>();
-        for (const member of node.members) {
-          const key = nameOf(member);
-          if (names.has(key)) found.push({ objectPointer: pointer, key, span: spanOf(member.name.loc) });
-          names.add(key);
-          stack.push({ node: member.value, pointer: joinPointer(pointer, key) });
-        }
-      } else if (node.type === "Array") {
-        node.elements.forEach((element, index) => stack.push({ node: element.value, pointer: joinPointer(pointer, index) }));
+    const open: Frame[] = [];
+    for (let i = skipSpace(text, 0); i < text.length; i = skipSpace(text, i)) {
+      const c = text.charCodeAt(i);
+      const top = open.at(-1);
+      if (c === CHAR.OPEN_BRACE || c === CHAR.OPEN_BRACKET) {
+        const pointer = top ? joinPointer(top.pointer, top.names ? top.key : top.index) : "";
+        open.push({ pointer, names: c === CHAR.OPEN_BRACE ? new Set() : undefined, key: "", index: 0 });
+        i++;
+      } else if (c === CHAR.CLOSE_BRACE || c === CHAR.CLOSE_BRACKET) {
+        open.pop();
+        i++;
+      } else if (c === CHAR.COMMA) {
+        if (top) top.index++;
+        i++;
+      } else if (c === CHAR.QUOTE && top?.names && text.charCodeAt(skipSpace(text, stringEnd(text, i))) === CHAR.COLON) {
+        const end = stringEnd(text, i);
+        const key = nameAt(text, i, end);
+        if (top.names.has(key)) found.push({ objectPointer: top.pointer, key, span: this.span(i, end) });
+        top.names.add(key);
+        top.key = key;
+        i = skipSpace(text, end) + 1;
+      } else {
+        i = valueEnd(text, i);
       }
     }
-    return found.sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+    return found;
   }
-}
-
-export interface SyntaxProblem {
-  message: string;
-  line: number;
-  column: number;
-}
-
-/** Parser messages quote the offending character: a control character is shown as its escape, never sent raw to a terminal. */
-function printable(message: string): string {
-  return message.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-function positionAt(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const lastBreak = before.lastIndexOf("\n");
-  return { line: before.split("\n").length, column: offset - lastBreak };
-}
-
-/**
- * Why JSON.parse rejected a text, at a line and column. A text that stops early (V8 says so, or
- * places the error at its very end) is reported at its end: the position parser would name the
- * last token it saw, or 1:1.
- */
-export function syntaxProblem(text: string, parseError: Error): SyntaxProblem {
-  const v8Offset = /position (\d+)/.exec(parseError.message);
-  const end = text.trimEnd().length;
-  if (/end of JSON input/.test(parseError.message) || (v8Offset && Number(v8Offset[1]) >= end)) {
-    return { message: "Unexpected end of input: the text stops before the JSON value is complete", ...positionAt(text, end) };
-  }
-  try {
-    parse(text, { mode: "json" });
-  } catch (error) {
-    const e = error as Error & { line?: number; column?: number };
-    if (typeof e.line === "number" && typeof e.column === "number") {
-      return { message: printable(e.message.replace(/\s*\(\d+:\d+\)$/, "")), line: e.line, column: e.column };
-    }
-  }
-  // The position parser overflowed or disagreed: fall back to the offset V8 gives, if any.
-  return { message: printable(parseError.message), ...(v8Offset ? positionAt(text, Number(v8Offset[1])) : { line: 1, column: 1 }) };
 }

@@ -18,12 +18,10 @@ function place(issue: Issue, span: Span, lineOffset: number): void {
   issue.endColumn = span.endColumn;
 }
 
-/** Gives every issue a position, when the text could be mapped. Issues that already have one keep it. */
-export function locateIssues(issues: readonly Issue[], map: SourceMap | undefined, lineOffset = 0): void {
+/** Gives every issue a position; issues that already have one (syntax, encoding, duplicate keys) keep it. */
+export function locateIssues(issues: readonly Issue[], map: SourceMap, lineOffset = 0): void {
   for (const issue of issues) {
-    if (issue.line !== undefined) continue;
-    if (map) place(issue, map.locate(issue.path, TARGETS[issue.rule] ?? "value"), lineOffset);
-    else if (issue.path === "") place(issue, { line: 1, column: 1, endLine: 1, endColumn: 2 }, lineOffset);
+    if (issue.line === undefined) place(issue, map.locate(issue.path, TARGETS[issue.rule] ?? "value"), lineOffset);
   }
 }
 
@@ -61,7 +59,7 @@ function isCollection(value: unknown): value is { features: unknown[] } {
 
 /**
  * The items of a parsed JSON text: the text itself, or with `splitCollections` each feature of a
- * GeoJSON FeatureCollection / STAC ItemCollection. The text is mapped for positions only when
+ * GeoJSON FeatureCollection / STAC ItemCollection. The text is read for positions only when
  * something was found. `lineOffset` shifts lines (an NDJSON line's place in its file).
  */
 export function validateParsed(engine: Engine, text: string, value: unknown, lineOffset: number, splitCollections: boolean): ItemResult[] {
@@ -71,8 +69,8 @@ export function validateParsed(engine: Engine, text: string, value: unknown, lin
       : [{ value, pointer: "" }];
   const found = members.map((member) => engine.check(member.value, member.pointer));
   const duplicates = hasDuplicateKeys(text, value);
-  const map = duplicates || found.some((issues) => issues.length > 0) ? SourceMap.of(text) : undefined;
-  if (duplicates && map) {
+  const map = SourceMap.of(text, !duplicates);
+  if (duplicates) {
     for (const issue of duplicateKeyIssues(map)) {
       const owner = members.findIndex((member) => member.pointer !== "" && issue.path.startsWith(`${member.pointer}/`));
       found[Math.max(owner, 0)]!.push(shift(issue, lineOffset));
@@ -84,7 +82,7 @@ export function validateParsed(engine: Engine, text: string, value: unknown, lin
     locateIssues(result.warnings, map, lineOffset);
     const item: ItemResult = { index, pointer: member.pointer, ...result };
     if (member.pointer === "") item.line = 1 + lineOffset;
-    else if (map) item.line = map.locate(member.pointer, "value").line + lineOffset;
+    else item.line = map.locate(member.pointer, "value").line + lineOffset;
     const id = (member.value as { id?: unknown } | null)?.id;
     if (typeof id === "string") item.id = id;
     return item;

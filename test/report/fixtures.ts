@@ -38,6 +38,16 @@ export function fileReport(file: string, text: string, options: DocumentOptions 
   return hasIssues ? { file, items, source: text } : { file, items };
 }
 
+/** The report as a library caller builds it from validate(value): the issues carry no position, since there is no text. */
+export function withoutPositions(report: FileReport): FileReport {
+  const items = report.items.map((item) => ({
+    ...item,
+    errors: item.errors.map(({ line, column, endLine, endColumn, ...issue }) => issue),
+    warnings: item.warnings.map(({ line, column, endLine, endColumn, ...issue }) => issue),
+  }));
+  return { ...report, items };
+}
+
 export function unreadable(file: string, readError: string): FileReport {
   return { file, items: [], readError };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../src/report/text.js";
-import { brokenText, fileReport, mixedReport, ndjsonText, runReport, syntaxErrorText, unetText, unreadable } from "./fixtures.js";
+import { brokenText, fileReport, mixedReport, ndjsonText, runReport, syntaxErrorText, unetText, unreadable, withoutPositions } from "./fixtures.js";
 
 const plain = { color: false, quiet: false };
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -127,9 +127,7 @@ describe("text format", () => {
   });
 
   it("prints issues without a position without a frame", () => {
-    const nested = "[".repeat(5000) + "]".repeat(5000);
-    const text = brokenText.replace('"version": "1",', `"version": "1", "nested": ${nested},`);
-    const report = runReport([fileReport("deep.json", text)]);
+    const report = runReport([withoutPositions(fileReport("deep.json", brokenText))]);
     expect(report.files[0]!.items[0]!.errors[0]!.line).toBeUndefined();
     const output = formatText(report, plain);
     expect(lines(output)[1]).toBe('  deep.json  error  const  type must be "Feature"; found a string ("feature") (did you mean "Feature"?)');
