@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { reasonOf } from "./files.js";
 
 export type ReadResult = { bytes: Buffer } | { error: string };
@@ -8,6 +8,23 @@ function kindOf(stats: import("node:fs").Stats): string {
   if (stats.isSocket()) return "a socket";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
   return "not a regular file";
+}
+
+/**
+ * The bytes of an open regular file of `size` bytes, without the second fstat readFileSync would
+ * make. A size of 0 may be a file whose length is not known ahead (in /proc): that one is read to
+ * its end.
+ */
+function readAll(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd);
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const read = readSync(fd, bytes, filled, size - filled, null);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
 }
 
 /**
@@ -43,7 +60,7 @@ export function readItemFile(path: string): ReadResult {
     const stats = fstatSync(fd);
     if (stats.isFIFO()) return { error: "is a FIFO (named pipe), not a file; to validate what it carries, pipe it to standard input: basemodel validate - < fifo" };
     if (!stats.isFile()) return { error: `is ${kindOf(stats)}, not a file` };
-    return { bytes: readFileSync(fd) };
+    return { bytes: readAll(fd, stats.size) };
   } catch (error) {
     return { error: reasonOf(error as NodeJS.ErrnoException) };
   } finally {
