@@ -46,6 +46,17 @@ describe("basemodel validate: inputs and exit codes", () => {
     expect(run.code).toBe(1);
   });
 
+  it("honours --ignore and the configured ignore patterns in a folder walk, relative to the folder", async () => {
+    write("walk/items/keep/ok.json", valid);
+    write("walk/items/drafts/bad.json", broken);
+    write("walk/items/deep/drafts/bad.json", broken);
+    write("walk/items/x2.json", broken);
+    write("walk/basemodel.config.json", JSON.stringify({ ignore: ["**/drafts/**"] }));
+    const run = await basemodel(["validate", "items", "--ignore", "x2.json", "--format", "json"], { cwd: join(dir, "walk") });
+    expect(JSON.parse(run.stdout).files.map((file: { file: string }) => file.file)).toEqual(["items/keep/ok.json"]);
+    expect(run.code).toBe(0);
+  });
+
   it("expands globs and honours --ignore", async () => {
     write("glob/x1.json", valid);
     write("glob/x2.json", broken);
