@@ -90,7 +90,7 @@ describe.skipIf(!hasGdal)("exact area filter vs GDAL on the Monaco extract", () 
       const area = await prepareArea(geometry);
       try {
         const ours = await ourIds(store, area);
-        expect(ours).toEqual(gdalIds(file, geometry));
+        expect(ours).toEqual(await gdalIds(file, geometry));
         if (name === "nothing covered") expect(count(ours)).toBe(0);
         else expect(count(ours)).toBeGreaterThan(20);
       } finally {
@@ -123,7 +123,7 @@ describe.skipIf(!hasGdal)("exact area filter vs GDAL on the Monaco extract", () 
     try {
       for (const { tags, where } of filters) {
         const ours = await ourIds(store, area, tags);
-        expect(ours, where).toEqual(gdalIds(file, geometry, where));
+        expect(ours, where).toEqual(await gdalIds(file, geometry, where));
         expect(count(ours)).toBeGreaterThan(0);
       }
     } finally {

@@ -2,8 +2,9 @@
  * GDAL (with SpatiaLite) as an independent oracle: our answers are compared with what plain
  * SQL over the same features finds. Needs gdal-bin; CI installs it.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import type { Position } from "../../src/store/geojson.js";
 import { FEATURE_TABLES, type FeatureStore, type FeatureTable } from "../../src/store/store.js";
@@ -37,18 +38,22 @@ export async function writeFeaturesFile(store: FeatureStore, file: string): Prom
   return totals;
 }
 
+const run = promisify(execFile);
+
 /**
  * An SQLite-dialect query over `source` (any GDAL dataset name, /vsizip/ included): the column
  * names and the rows as text cells. Select no free text: cells are split at commas.
+ * Asynchronous because tests run their server in the same process: a blocked event loop lets
+ * the server drop kept-alive sockets that the test's fetch is about to reuse (ECONNRESET).
  */
-export function gdalTable(source: string, sql: string): { columns: string[]; rows: string[][] } {
-  const csv = execFileSync("ogr2ogr", ["-f", "CSV", "/vsistdout/", source, "-dialect", "SQLite", "-sql", sql], { encoding: "utf8", maxBuffer: 256 << 20 });
+export async function gdalTable(source: string, sql: string): Promise<{ columns: string[]; rows: string[][] }> {
+  const { stdout: csv } = await run("ogr2ogr", ["-f", "CSV", "/vsistdout/", source, "-dialect", "SQLite", "-sql", sql], { encoding: "utf8", maxBuffer: 256 << 20 });
   const [header = "", ...rows] = csv.trim().split(/\r?\n/);
   const cells = (line: string) => line.split(",").map((cell) => cell.replaceAll('"', ""));
   return { columns: cells(header), rows: rows.filter((row) => row !== "").map(cells) };
 }
 
-export const gdalRows = (source: string, sql: string): string[][] => gdalTable(source, sql).rows;
+export const gdalRows = async (source: string, sql: string): Promise<string[][]> => (await gdalTable(source, sql)).rows;
 
 /** The features of `file` (the layer of writeFeaturesFile) that intersect `area` and pass `where`. */
 export function intersecting(area: PolygonalGeometry, where = ""): string {
@@ -56,9 +61,9 @@ export function intersecting(area: PolygonalGeometry, where = ""): string {
 }
 
 /** Per table, the osm_ids of the features in `file` that GDAL finds intersecting `area` (and passing `where`). */
-export function gdalIds(file: string, area: PolygonalGeometry, where = ""): Record<FeatureTable, number[]> {
+export async function gdalIds(file: string, area: PolygonalGeometry, where = ""): Promise<Record<FeatureTable, number[]>> {
   const ids = Object.fromEntries(FEATURE_TABLES.map((table) => [table, [] as number[]])) as Record<FeatureTable, number[]>;
-  for (const [table, id] of gdalRows(file, `SELECT feature_table, osm_id FROM features WHERE ${intersecting(area, where)}`)) ids[table as FeatureTable].push(Number(id));
+  for (const [table, id] of await gdalRows(file, `SELECT feature_table, osm_id FROM features WHERE ${intersecting(area, where)}`)) ids[table as FeatureTable].push(Number(id));
   for (const table of FEATURE_TABLES) ids[table].sort((a, b) => a - b);
   return ids;
 }

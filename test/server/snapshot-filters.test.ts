@@ -36,28 +36,28 @@ describe.skipIf(!hasGdal)("POST /latest/snapshot/ filters, against SQL over all 
   }, 300_000);
 
   /** "POINT:123"-style keys, sorted: osm ids repeat across nodes and ways, the geometry type tells them apart. */
-  const expected = (where: string): string[] =>
-    gdalRows(everything, `SELECT GeometryType(geometry), osm_id FROM features WHERE ${intersecting(AREA)} AND (${where})`)
+  const expected = async (where: string): Promise<string[]> =>
+    (await gdalRows(everything, `SELECT GeometryType(geometry), osm_id FROM features WHERE ${intersecting(AREA)} AND (${where})`))
       .map(([type, id]) => `${type}:${id}`)
       .sort();
 
   async function exported(filters: Record<string, unknown>): Promise<string[]> {
     const { zip } = await exportZip(server, { geometry: AREA, ...filters });
-    return gdalRows(`/vsizip/${zip}/Export.geojson`, "SELECT GeometryType(geometry), osm_id FROM Export")
+    return (await gdalRows(`/vsizip/${zip}/Export.geojson`, "SELECT GeometryType(geometry), osm_id FROM Export"))
       .map(([type, id]) => `${type}:${id}`)
       .sort();
   }
 
   async function check(filters: Record<string, unknown>, where: string): Promise<void> {
-    const want = expected(where);
+    const want = await expected(where);
     expect(want.length).toBeGreaterThan(0);
     expect(await exported(filters)).toEqual(want);
   }
 
   it("no filter: every feature whose geometry intersects the area (not its bounding box)", async () => {
     await check({}, "1");
-    const boxOnly = gdalRows(everything, "SELECT count(*) FROM features WHERE MbrIntersects(geometry, BuildMbr(7.412, 43.728, 7.43, 43.74))");
-    expect(Number(boxOnly[0]![0])).toBeGreaterThan(expected("1").length);
+    const boxOnly = await gdalRows(everything, "SELECT count(*) FROM features WHERE MbrIntersects(geometry, BuildMbr(7.412, 43.728, 7.43, 43.74))");
+    expect(Number(boxOnly[0]![0])).toBeGreaterThan((await expected("1")).length);
   });
 
   it('geometryType ["point"] is nodes; ["line", "polygon"] is ways and relations by their geometry', async () => {
@@ -113,13 +113,15 @@ describe.skipIf(!hasGdal)("POST /latest/snapshot/ filters, against SQL over all 
       filters: { tags: { point: { amenity: [] } }, attributes: { allGeometry: ["name", "addr:street, cuisine"], point: ["ignored"] } },
     });
     // Exactly these columns, in this order.
-    expect(gdalTable(`/vsizip/${zip}/Export.geojson`, "SELECT * FROM Export LIMIT 1").columns).toEqual(["osm_id", "name", "addr:street", "cuisine"]);
-    const got = gdalRows(`/vsizip/${zip}/Export.geojson`, `SELECT osm_id, name IS NULL, "addr:street" IS NULL, cuisine IS NULL FROM Export`)
+    expect((await gdalTable(`/vsizip/${zip}/Export.geojson`, "SELECT * FROM Export LIMIT 1")).columns).toEqual(["osm_id", "name", "addr:street", "cuisine"]);
+    const got = (await gdalRows(`/vsizip/${zip}/Export.geojson`, `SELECT osm_id, name IS NULL, "addr:street" IS NULL, cuisine IS NULL FROM Export`))
       .map((row) => row.join(" "))
       .sort();
-    const want = gdalRows(
-      everything,
-      `SELECT osm_id, ${tag("name")} IS NULL, ${tag("addr:street")} IS NULL, ${tag("cuisine")} IS NULL FROM features WHERE ${intersecting(AREA)} AND ${POINT} AND ${tag("amenity")} IS NOT NULL`,
+    const want = (
+      await gdalRows(
+        everything,
+        `SELECT osm_id, ${tag("name")} IS NULL, ${tag("addr:street")} IS NULL, ${tag("cuisine")} IS NULL FROM features WHERE ${intersecting(AREA)} AND ${POINT} AND ${tag("amenity")} IS NOT NULL`,
+      )
     )
       .map((row) => row.join(" "))
       .sort();
@@ -131,7 +133,7 @@ describe.skipIf(!hasGdal)("POST /latest/snapshot/ filters, against SQL over all 
   // Geofabrik's public extracts carry no changeset ids, so changeset may be null here.
   it("without attributes: osm_id, version, changeset, timestamp and the tags as an object", async () => {
     const { zip } = await exportZip(server, { geometry: AREA, geometryType: ["point"], filters: { tags: { point: { amenity: ["cafe"] } } } });
-    const got = gdalRows(`/vsizip/${zip}/Export.geojson`, "SELECT osm_id, version > 0, changeset IS NULL OR changeset > 0, timestamp LIKE '20%Z', json_extract(tags, '$.amenity') FROM Export");
+    const got = await gdalRows(`/vsizip/${zip}/Export.geojson`, "SELECT osm_id, version > 0, changeset IS NULL OR changeset > 0, timestamp LIKE '20%Z', json_extract(tags, '$.amenity') FROM Export");
     expect(got.length).toBeGreaterThan(0);
     for (const row of got) expect(row.slice(1)).toEqual(["1", "1", "1", "cafe"]);
   });
