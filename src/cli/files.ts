@@ -1,7 +1,6 @@
 import fs, { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type FastGlob from "fast-glob";
-import picomatch from "picomatch";
 
 /** Folders never worth walking. */
 export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
@@ -45,12 +44,18 @@ async function loadFastGlob(): Promise<typeof FastGlob> {
   return fastGlob;
 }
 
+// picomatch, too, is loaded only by a run that walks a folder.
+async function ignoreMatcher(ignore: readonly string[]): Promise<(path: string) => boolean> {
+  const { default: picomatch } = await import("picomatch");
+  return picomatch([...DEFAULT_IGNORE, ...ignore], { dot: true });
+}
+
 export async function findFiles(args: readonly string[], cwd: string, ignore: readonly string[]): Promise<FoundFiles> {
   const files = new Set<string>();
   const problems: FoundFiles["problems"] = [];
   const emptyGlobs: string[] = [];
   const display = (path: string) => (isAbsolute(path) ? relative(cwd, path) || "." : path);
-  const ignored = picomatch([...DEFAULT_IGNORE, ...ignore], { dot: true });
+  let ignored: ((path: string) => boolean) | undefined;
 
   const recordingFs = {
     readdir: ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) =>
@@ -98,6 +103,7 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
     if (isDirectory) {
       const unreadable = (folder: string, error: NodeJS.ErrnoException) =>
         problems.push({ path: display(folder), reason: `cannot list this folder: ${reasonOf(error)}` });
+      ignored ??= await ignoreMatcher(ignore);
       walkFolder(path, ignored, unreadable).forEach((file) => files.add(file));
     } else files.add(path);
   }
