@@ -32,11 +32,6 @@ export function reasonOf(error: NodeJS.ErrnoException): string {
   }
 }
 
-/**
- * Expands the paths given on the command line: files as they are, folders walked for *.json,
- * globs through fast-glob. A walk records the folders it cannot read instead of stopping, and
- * does not follow symbolic links to folders (as git does), so a link loop cannot trap it.
- */
 // fast-glob costs a fifth of the start-up time: only a run given a glob loads it.
 let fastGlob: typeof FastGlob | undefined;
 async function loadFastGlob(): Promise<typeof FastGlob> {
@@ -50,6 +45,11 @@ async function ignoreMatcher(ignore: readonly string[]): Promise<(path: string) 
   return picomatch([...DEFAULT_IGNORE, ...ignore], { dot: true });
 }
 
+/**
+ * Expands the paths given on the command line: files as they are, folders walked for *.json,
+ * globs through fast-glob. A walk records the folders it cannot read instead of stopping, and
+ * does not follow symbolic links to folders (as git does), so a link loop cannot trap it.
+ */
 export async function findFiles(args: readonly string[], cwd: string, ignore: readonly string[]): Promise<FoundFiles> {
   const files = new Set<string>();
   const problems: FoundFiles["problems"] = [];
