@@ -12,7 +12,7 @@ describe("basemodel serve", { timeout: 120_000 }, () => {
     const status = await (await fetch(`${url}/latest/status/`)).json();
     expect(status).toEqual({ lastUpdated: "2025-01-01 00:00:00+00:00" });
     const area = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";
-    const buildings = await (await fetch(`${url}/raw/polygons`, { method: "POST", body: JSON.stringify({ area, tags: "building" }) })).json();
+    const buildings = (await (await fetch(`${url}/raw/polygons`, { method: "POST", body: JSON.stringify({ area, tags: "building" }) })).json()) as { features: unknown[] };
     expect(buildings.features.length).toBeGreaterThan(100);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

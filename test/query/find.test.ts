@@ -184,6 +184,10 @@ describe("findFeatures", () => {
       readMeta: () => store.readMeta(),
       close: () => store.close(),
       countCandidates: (...args) => store.countCandidates(...args),
+      update: () => store.update(),
+      qualityFindings: (...args) => store.qualityFindings(...args),
+      findingValues: (...args) => store.findingValues(...args),
+      findingValueCounts: (...args) => store.findingValueCounts(...args),
       candidates: (...args) =>
         (async function* () {
           for await (const found of store.candidates(...args)) {

@@ -1,4 +1,4 @@
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { afterFile } from "../cleanup.js";
 import { schemas } from "../../src/api/index.js";
 import { createServer, type ServerOptions } from "../../src/server/app.js";
