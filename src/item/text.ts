@@ -1,4 +1,4 @@
-import { decodeText, hasDuplicateKeys, parseJson } from "./decode.js";
+import { decodeText, mayHaveDuplicateKeys, parseJson } from "./decode.js";
 import type { Engine } from "./engine.js";
 import type { Issue, ItemResult, RuleId, ValidationResult } from "./issue.js";
 import { describePointer, joinPointer } from "./pointer.js";
@@ -68,9 +68,10 @@ export function validateParsed(engine: Engine, text: string, value: unknown, lin
       ? value.features.map((feature, index) => ({ value: feature, pointer: `/features/${index}` }))
       : [{ value, pointer: "" }];
   const found = members.map((member) => engine.check(member.value, member.pointer));
-  const duplicates = hasDuplicateKeys(text, value);
-  const map = SourceMap.of(text, !duplicates);
-  if (duplicates) {
+  // A maybe is settled here: the position parse lists the members actually written twice.
+  const maybeDuplicates = mayHaveDuplicateKeys(text, value);
+  const map = SourceMap.of(text, !maybeDuplicates);
+  if (maybeDuplicates) {
     for (const issue of duplicateKeyIssues(map)) {
       const owner = members.findIndex((member) => member.pointer !== "" && issue.path.startsWith(`${member.pointer}/`));
       found[Math.max(owner, 0)]!.push(shift(issue, lineOffset));
