@@ -160,6 +160,7 @@ function program(): Command {
     .option("--exports <dir>", "folder for export zips and the export task queue", "./exports")
     .option("--public-url <url>", "the server's address as clients see it, for download URLs (default: the host each request was sent to)")
     .option("--workers <n>", "exports run at the same time", numberAtLeast(1, true), 2)
+    .option("--processes <n>", "processes answering HTTP requests on the port, to use more cores; exports run in the main one", numberAtLeast(1, true), 1)
     .option("--max-area <km2>", "largest export area in km²", numberAtLeast(0, false), 100_000)
     .option("--export-max-age <hours>", "delete export zips this many hours after they finish", numberAtLeast(0, false), 24)
     .action(async (flags: ServeFlags) => {

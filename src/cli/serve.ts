@@ -5,10 +5,13 @@
  * main.ts loads this module only when the command runs: validate never loads fastify,
  * SQLite or geometry code.
  */
+import cluster from "node:cluster";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { FastifyInstance } from "fastify";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ServeFlags {
@@ -18,6 +21,8 @@ export interface ServeFlags {
   exports: string;
   publicUrl?: string;
   workers: number;
+  /** Processes answering HTTP requests. */
+  processes: number;
   maxArea: number;
   /** Hours. */
   exportMaxAge: number;
@@ -53,7 +58,18 @@ async function loadServer() {
   }
 }
 
+/** Serving from this process alone: it ends only when stopped. */
+async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Serving> {
+  try {
+    return { address: await listen(app, flags), ended: new Promise(() => {}), close: () => app.close() };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
+  if (cluster.isWorker) return runHttpProcess(flags, io, version);
   const db = flags.db === undefined ? undefined : resolve(flags.db);
   if (db !== undefined && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
@@ -89,24 +105,31 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     const maxAgeMs = flags.exportMaxAge * 3600 * 1000;
     const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => io.stderr.write(`basemodel serve: clean-up failed: ${(error as Error).message}\n`));
     const cleanupTimer = setInterval(cleanUp, Math.max(1000, Math.min(CLEANUP_INTERVAL_MS, maxAgeMs / 10)));
-    const app = await createServer({
-      store,
-      version,
-      exports: { queue, directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) },
-    });
+    const exports = { queue, directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) };
+    let serving: Serving | undefined;
     try {
       await cleanUp();
-      const address = await app.listen({ port: flags.port, host: flags.host });
+      if (flags.processes === 1) {
+        serving = await serveHere(await createServer({ store, version, exports }), flags);
+      } else {
+        try {
+          serving = await startHttpProcesses({ count: flags.processes, port: flags.port, host: flags.host, location, queue, stderr: io.stderr });
+        } catch (error) {
+          if (error instanceof HttpProcessFailed) return error.exitCode;
+          throw error;
+        }
+      }
       const meta = await store.readMeta();
+      const processes = flags.processes === 1 ? "" : ` by ${flags.processes} processes`;
       io.stdout.write(
-        `basemodel serve: ${address} (API docs at ${address}/docs)\n` +
+        `basemodel serve: ${serving.address}${processes} (API docs at ${serving.address}/docs)\n` +
           `data: ${db ?? "the demo dataset (generated; pass --db for your own import)"}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
           `exports: ${exportsDir} (${flags.workers} at a time, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
-      await io.stopped;
+      await Promise.race([io.stopped, serving.ended]);
     } finally {
       clearInterval(cleanupTimer);
-      await app.close();
+      await serving?.close();
       // Running exports are stopped and queued again: the next start finishes them.
       await queue.close();
       await store.close();

@@ -7,7 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { schemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
-import type { ExportQueue } from "../tasks/export-tasks.js";
+import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { registerDocs } from "./docs.js";
 import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
 import { exportRoutes } from "./routes/exports.js";
@@ -31,8 +31,8 @@ export interface ServerOptions {
 }
 
 export interface ExportsOptions {
-  /** Where export tasks are queued; workers (not the server) run them. */
-  queue: ExportQueue;
+  /** Where export tasks are queued; workers (not the server) run them, maybe in another process. */
+  queue: ExportSubmitter;
   /** The folder the workers publish zips in, served under /exports/. */
   directory: string;
   /** The server's address as clients see it, for download URLs; default: the host each request was sent to. */

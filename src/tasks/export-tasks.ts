@@ -8,7 +8,7 @@ import type { SnapshotParams } from "../api/snapshot.js";
 import { ExportLimitError } from "../export/index.js";
 import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
-import { PermanentTaskError, type TaskHandler, type TaskQueue } from "./queue.js";
+import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
 
 export interface ExportTaskPayload {
   /** The request, validated, in camelCase. */
@@ -21,6 +21,9 @@ export interface ExportTaskResult extends SnapshotOutcome {
 }
 
 export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult>;
+
+/** What the HTTP routes need of the export queue: it may be owned by another process. */
+export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult>;
 
 export function exportTaskHandler(store: FeatureStore, directory: string): TaskHandler<ExportTaskPayload, ExportTaskResult> {
   return async ({ params }, context) => {

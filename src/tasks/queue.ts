@@ -49,6 +49,9 @@ export interface WorkOptions {
   concurrency: number;
 }
 
+/** What a process that only submits and looks up tasks needs of a queue (the HTTP routes). */
+export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get">;
+
 export interface TaskQueue<P, R> {
   /** Records a PENDING task durably and returns it. */
   enqueue(payload: P): Promise<Task<P, R>>;

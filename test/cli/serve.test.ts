@@ -26,6 +26,8 @@ describe("basemodel serve", { timeout: 120_000 }, () => {
     expect(existsSync("/nonexistent")).toBe(false);
     for (const [flags, says] of [
       [["--workers", "0"], "--workers"],
+      [["--processes", "0"], "--processes"],
+      [["--processes", "1.5"], "--processes"],
       [["--max-area", "many"], "--max-area"],
       [["--export-max-age", "-1"], "--export-max-age"],
       [["--public-url", "ftp://exports.example.org"], "--public-url must be an http(s) address"],

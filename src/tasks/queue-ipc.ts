@@ -1,0 +1,70 @@
+/**
+ * A task queue reached across processes: the process that owns the queue answers `enqueue` and
+ * `get` for processes that only submit and look up tasks (the HTTP processes of
+ * `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
+ */
+import type { Task, TaskSubmitter } from "./queue.js";
+
+/** One end of an IPC channel: a cluster worker seen from the primary, or `process` in a worker. */
+export interface IpcChannel {
+  /** Reports a failure (the other process gone) to the callback, never as an 'error' event. */
+  send(message: unknown, callback: (error: Error | null) => void): unknown;
+  on(event: "message", listener: (message: unknown) => void): unknown;
+  off(event: "message", listener: (message: unknown) => void): unknown;
+}
+
+const KIND = "basemodel-task-queue";
+
+type Call = { kind: typeof KIND; id: number; method: "enqueue"; argument: unknown } | { kind: typeof KIND; id: number; method: "get"; argument: string };
+type Reply = { kind: typeof KIND; id: number; task: Task | null } | { kind: typeof KIND; id: number; error: string };
+
+function isOurs(message: unknown): message is { kind: typeof KIND; id: number } {
+  return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === KIND;
+}
+
+/** Answers the calls that arrive on `channel` from `queue`; returns what stops answering. */
+export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcChannel): () => void {
+  const listener = (message: unknown) => {
+    if (!isOurs(message)) return;
+    const call = message as Call;
+    const answer = call.method === "enqueue" ? queue.enqueue(call.argument as P) : queue.get(call.argument);
+    // A caller that has gone meanwhile needs no answer: a failed send is dropped.
+    const reply = (message: Reply) => channel.send(message, () => {});
+    answer.then(
+      (task) => reply({ kind: KIND, id: call.id, task }),
+      (error: unknown) => reply({ kind: KIND, id: call.id, error: (error as Error).message ?? String(error) }),
+    );
+  };
+  channel.on("message", listener);
+  return () => channel.off("message", listener);
+}
+
+/** A submitter whose calls travel over `channel` to the process that owns the queue. */
+export function taskSubmitterOver<P, R>(channel: IpcChannel): TaskSubmitter<P, R> {
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (task: Task<P, R> | null) => void; reject: (error: Error) => void }>();
+  channel.on("message", (message) => {
+    if (!isOurs(message)) return;
+    const reply = message as Reply;
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    if ("error" in reply) waiting.reject(new Error(reply.error));
+    else waiting.resolve(reply.task as Task<P, R> | null);
+  });
+  const call = (method: Call["method"], argument: unknown) =>
+    new Promise<Task<P, R> | null>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      channel.send({ kind: KIND, id, method, argument }, (error) => {
+        if (!error) return;
+        // The owner is gone (the channel is closed): the request fails now rather than never.
+        pending.delete(id);
+        reject(error);
+      });
+    });
+  return {
+    enqueue: async (payload) => (await call("enqueue", payload))!,
+    get: (id) => call("get", id),
+  };
+}
