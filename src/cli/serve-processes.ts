@@ -2,10 +2,11 @@
  * `basemodel serve --processes N`: N processes answer HTTP on one port (node:cluster hands each
  * connection to one of them), so requests use N cores. The main process keeps what must have one
  * owner: the export queue, its workers and the clean-up. An HTTP process reaches the queue over
- * IPC and opens the store read-only for itself.
+ * IPC and opens the store for itself.
  *
  * A process that crashes is replaced; one that stops cleanly (SIGTERM to it alone) is not, and
- * when none is left the server stops.
+ * when none is left the server stops. Ctrl-C reaches every process of the terminal's group: the
+ * HTTP processes leave it to the main one, which stops them in order.
  */
 import cluster, { type Worker } from "node:cluster";
 import { createServer } from "node:net";
@@ -65,18 +66,17 @@ export async function startHttpProcesses({ count, port, host, location, queue, s
       const worker = cluster.fork({ [STORE_VARIABLE]: location });
       live.set(worker, false);
       answerTaskCalls(queue, worker);
-      let listens = false;
       worker.on("message", (message: unknown) => {
-        if (!isServeMessage(message) || !("listening" in message) || listens) return;
-        listens = true;
+        if (!isServeMessage(message) || !("listening" in message) || live.get(worker)) return;
         live.set(worker, true);
         address ??= message.listening;
         if (++listening === count) started({ address, ended, close: stopAll });
       });
       worker.on("exit", (code, signal) => {
+        const listened = live.get(worker);
         live.delete(worker);
         if (stopping) return;
-        if (!listens) {
+        if (!listened) {
           // It could not start (it said why on standard error): neither will the others.
           void stopAll().then(() => reject(new HttpProcessFailed(code ?? 1)));
         } else if (code === 0 && signal === null) {
@@ -146,9 +146,9 @@ export async function listen(app: FastifyInstance, { port, host }: Pick<ServeFla
 
 /**
  * The life of one HTTP process: opens the store the main process named, answers requests until
- * the main process asks it to stop, goes away, or a signal arrives, then closes everything.
+ * the main process asks it to stop or goes away, or SIGTERM arrives, then closes everything.
  */
-export async function runHttpProcess(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
+export async function runHttpProcess(flags: ServeFlags, version: string): Promise<number> {
   const location = process.env[STORE_VARIABLE];
   if (location === undefined || !process.send) throw new Error(`an HTTP process of basemodel serve must be started by basemodel serve --processes`);
   const channel = process as IpcChannel & NodeJS.Process;
@@ -158,7 +158,7 @@ export async function runHttpProcess(flags: ServeFlags, io: ServeIo, version: st
       if (isServeMessage(message) && "stop" in message) stop();
     });
     process.once("disconnect", stop);
-    void io.stopped.then(stop);
+    process.once("SIGTERM", stop);
   });
   const [{ createServer }, { sqliteStoreFactory }] = await Promise.all([import("../server/app.js"), import("../store/sqlite.js")]);
   const store = await sqliteStoreFactory.open(location);

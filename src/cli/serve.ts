@@ -69,7 +69,7 @@ async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Servi
 }
 
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
-  if (cluster.isWorker) return runHttpProcess(flags, io, version);
+  if (cluster.isWorker) return runHttpProcess(flags, version);
   const db = flags.db === undefined ? undefined : resolve(flags.db);
   if (db !== undefined && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
