@@ -80,12 +80,24 @@ function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, 
 
 /** `osm_id`, then every tag (select ["*"]) or the selected tag keys, null where a feature lacks one; as JSON text, copying the store's geometry. */
 export function plainFeatureJson(feature: OsmFeature, select: readonly string[]): string {
+  const head: Omit<Feature<PlainSnapshotProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
+  return jsonObject(head, { geometry: geometryJson(feature), properties: plainPropertiesJson(feature, select) });
+}
+
+function plainPropertiesJson(feature: OsmFeature, select: readonly string[]): string {
+  const stored = feature.stored?.tagsJson;
+  // Every tag after osm_id is the store's tags text with osm_id spliced in front, unless a tag
+  // is itself named osm_id (the feature's id wins then). The text shows such a tag as
+  // `"osm_id":`; a match that is something else only costs the slower way below.
+  if (select.includes("*") && stored?.startsWith("{") && !stored.includes('"osm_id":')) {
+    const members = stored.slice(1);
+    return /^\s*\}/.test(members) ? `{"osm_id":${feature.osmId}}` : `{"osm_id":${feature.osmId},${members}`;
+  }
   const properties: PlainSnapshotProperties = { osm_id: feature.osmId };
   const keys = select.includes("*") ? Object.keys(feature.tags) : select;
   for (const key of keys) {
     if (key === "osm_id") continue;
     Object.defineProperty(properties, key, { value: feature.tags[key] ?? null, enumerable: true, writable: true, configurable: true });
   }
-  const head: Omit<Feature<PlainSnapshotProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
-  return jsonObject(head, { geometry: geometryJson(feature), properties: JSON.stringify(properties) });
+  return JSON.stringify(properties);
 }
