@@ -83,7 +83,7 @@ export async function run() {
         );
       }
     } finally {
-      server.stop();
+      await server.stop();
     }
     const seconds = (value) => `${value.min.toFixed(2)} s (median ${value.median.toFixed(2)} s)`;
     return [
