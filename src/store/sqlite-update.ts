@@ -50,7 +50,7 @@ export class SqliteUpdate implements StoreUpdate {
       ),
     };
     for (const table of FEATURE_TABLES) {
-      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE t.osm_id = ?`));
+      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE t.osm_id = ?`).raw());
     }
     db.exec("BEGIN IMMEDIATE");
   }
@@ -115,7 +115,10 @@ export class SqliteUpdate implements StoreUpdate {
   async featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]> {
     return FEATURE_TABLES.flatMap((table) => {
       const where = candidateWhere(table, bbox, { tags });
-      return (this.prepared(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql}`).all(...where.parameters) as FeatureRow[]).map((row) => ({ table, feature: toFeature(row) }));
+      const rows = this.prepared(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql}`)
+        .raw()
+        .all(...where.parameters) as FeatureRow[];
+      return rows.map((row) => ({ table, feature: toFeature(row) }));
     });
   }
 

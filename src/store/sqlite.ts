@@ -77,12 +77,8 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
   },
 };
 
-interface AnnotatedRow extends FeatureRow {
-  statuses: string | null;
-  hashtags: string | null;
-  editor: string | null;
-  created_at: string | null;
-}
+/** A FeatureRow followed by ANNOTATION_COLUMNS. */
+type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null];
 
 /** The feature's statuses (by rank) and its changeset's metadata, as columns of a candidate row. */
 const ANNOTATION_COLUMNS = `,
@@ -115,12 +111,16 @@ class SqliteFeatureStore implements FeatureStore {
     const where = candidateWhere(table, bbox, options);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
     if (!options.annotated) {
-      const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql} ORDER BY ${order}`).iterate(...where.parameters) as IterableIterator<FeatureRow>;
+      const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql} ORDER BY ${order}`)
+        .raw()
+        .iterate(...where.parameters) as IterableIterator<FeatureRow>;
       for (const row of rows) yield toFeature(row);
       return;
     }
     const columns = ANNOTATION_COLUMNS.replace("%TABLE%", table);
-    const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${featureRowsFrom(table)} LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`).iterate(
+    const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${featureRowsFrom(table)} LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`)
+      .raw()
+      .iterate(
       ...where.parameters,
     ) as IterableIterator<AnnotatedRow>;
     for (const row of rows) yield toAnnotatedFeature(row);
@@ -173,11 +173,13 @@ const MAX_CACHED_STATEMENTS = 64;
 
 function toAnnotatedFeature(row: AnnotatedRow): OsmFeature {
   const feature = toFeature(row);
+  // The annotation columns follow the FeatureRow's twelve.
+  const [statuses, hashtags, editor, createdAt] = [row[12], row[13], row[14], row[15]];
   feature.annotations = {
-    statuses: row.statuses === null ? [] : JSON.parse(row.statuses),
-    hashtags: row.hashtags === null ? [] : JSON.parse(row.hashtags),
-    editor: row.editor,
-    createdAt: row.created_at,
+    statuses: statuses === null ? [] : JSON.parse(statuses),
+    hashtags: hashtags === null ? [] : JSON.parse(hashtags),
+    editor,
+    createdAt,
   };
   return feature;
 }
