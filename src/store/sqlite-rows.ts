@@ -35,9 +35,10 @@ export const FEATURE_ROW_COLUMNS = 't.osm_id, t.version, t.changeset, t.timestam
 const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|MultiPolygon)"/;
 
 /**
- * The feature of a row (a FeatureRow, perhaps followed by more columns). Tags and geometry are parsed on first read only: an answer that
- * copies their JSON text (OsmFeature.stored) never pays for parsing them. There are no
- * setters, so that the text can never disagree with the values.
+ * The feature of a row (a FeatureRow, perhaps followed by more columns). Tags and geometry
+ * are parsed on first read only: an answer that copies their JSON text (OsmFeature.stored)
+ * never pays for parsing them. There are no setters, so that the text can never disagree with
+ * the values.
  */
 export function toFeature(row: readonly [...FeatureRow, ...unknown[]]): OsmFeature {
   const [osmId, version, changeset, timestamp, uid, user, tagsJson, geometryJson, minX, minY, maxX, maxY] = row;
