@@ -30,8 +30,11 @@ function isServeMessage(message: unknown): message is Message {
 export interface Serving {
   /** The address the server answers on. */
   address: string;
-  /** Resolves when serving has ended on its own (every HTTP process stopped cleanly). */
-  ended: Promise<void>;
+  /**
+   * Resolves with an exit code when serving has ended on its own: 0 when every HTTP process
+   * stopped cleanly, 1 when the last one left could not be replaced.
+   */
+  ended: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -51,8 +54,9 @@ export async function startHttpProcesses({ count, port, host, location, queue, s
   /** Every HTTP process alive, and whether it has said it listens (it hears messages from then on). */
   const live = new Map<Worker, boolean>();
   let stopping = false;
-  let endServing: () => void = () => {};
-  const ended = new Promise<void>((resolve) => (endServing = resolve));
+  let endServing: (code: number) => void = () => {};
+  const ended = new Promise<number>((resolve) => (endServing = resolve));
+  let startedAll = false;
 
   return new Promise((started, reject) => {
     let address: string | undefined;
@@ -70,18 +74,25 @@ export async function startHttpProcesses({ count, port, host, location, queue, s
         if (!isServeMessage(message) || !("listening" in message) || live.get(worker)) return;
         live.set(worker, true);
         address ??= message.listening;
-        if (++listening === count) started({ address, ended, close: stopAll });
+        if (++listening === count) {
+          startedAll = true;
+          started({ address, ended, close: stopAll });
+        }
       });
       worker.on("exit", (code, signal) => {
         const listened = live.get(worker);
         live.delete(worker);
         if (stopping) return;
-        if (!listened) {
+        if (!listened && !startedAll) {
           // It could not start (it said why on standard error): neither will the others.
           void stopAll().then(() => reject(new HttpProcessFailed(code ?? 1)));
+        } else if (!listened) {
+          // A replacement that cannot start is not tried again: that would never end.
+          stderr.write(`basemodel serve: a replacement HTTP process could not start; ${live.size} still serving\n`);
+          if (live.size === 0) endServing(1);
         } else if (code === 0 && signal === null) {
           stderr.write(`basemodel serve: HTTP process ${worker.process.pid} stopped; ${live.size} still serving\n`);
-          if (live.size === 0) endServing();
+          if (live.size === 0) endServing(0);
         } else {
           stderr.write(`basemodel serve: HTTP process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another\n`);
           fork();
@@ -160,28 +171,37 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
     process.once("disconnect", stop);
     process.once("SIGTERM", stop);
   });
-  const [{ createServer }, { sqliteStoreFactory }] = await Promise.all([import("../server/app.js"), import("../store/sqlite.js")]);
-  const store = await sqliteStoreFactory.open(location);
   try {
-    const app = await createServer({
-      store,
-      version,
-      exports: {
-        queue: taskSubmitterOver(channel),
-        directory: resolve(flags.exports),
-        maxAreaKm2: flags.maxArea,
-        ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }),
-      },
-    });
+    const [{ createServer }, { sqliteStoreFactory }] = await Promise.all([import("../server/app.js"), import("../store/sqlite.js")]);
+    let store;
     try {
-      channel.send({ kind: KIND, listening: await listen(app, flags) } satisfies Message, () => {});
-      await stopAsked;
+      store = await sqliteStoreFactory.open(location);
+    } catch (error) {
+      throw new UsageError(`an HTTP process cannot open the store: ${(error as Error).message}`);
+    }
+    try {
+      const app = await createServer({
+        store,
+        version,
+        exports: {
+          queue: taskSubmitterOver(channel),
+          directory: resolve(flags.exports),
+          maxAreaKm2: flags.maxArea,
+          ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }),
+        },
+      });
+      try {
+        channel.send({ kind: KIND, listening: await listen(app, flags) } satisfies Message, () => {});
+        await stopAsked;
+      } finally {
+        await app.close();
+      }
     } finally {
-      await app.close();
+      await store.close();
     }
   } finally {
-    await store.close();
-    // The worker's own disconnect, not process.disconnect(): that one reads as the main process
+    // Whatever happened, the channel closes, so the process can end with its exit code. The
+    // worker's own disconnect, not process.disconnect(): that one reads as the main process
     // gone, and cluster then exits at once with 0, before an error is reported with its code.
     if (process.connected) cluster.worker?.disconnect();
   }

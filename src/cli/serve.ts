@@ -61,7 +61,7 @@ async function loadServer() {
 /** Serving from this process alone: it ends only when stopped. */
 async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Serving> {
   try {
-    return { address: await listen(app, flags), ended: new Promise(() => {}), close: () => app.close() };
+    return { address: await listen(app, flags), ended: new Promise<number>(() => {}), close: () => app.close() };
   } catch (error) {
     await app.close();
     throw error;
@@ -126,7 +126,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
           `data: ${db ?? "the demo dataset (generated; pass --db for your own import)"}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
           `exports: ${exportsDir} (${flags.workers} at a time, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
-      await Promise.race([io.stopped, serving.ended]);
+      return await Promise.race([io.stopped.then(() => 0), serving.ended]);
     } finally {
       clearInterval(cleanupTimer);
       await serving?.close();
@@ -137,5 +137,4 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   } finally {
     if (demoDir !== undefined) rmSync(demoDir, { recursive: true, force: true });
   }
-  return 0;
 }

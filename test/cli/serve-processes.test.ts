@@ -3,10 +3,12 @@
  * submitted through any of them run in the main process, a crashed one is replaced, and every
  * process goes away on SIGTERM.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { monacoStorePath } from "../monaco.js";
 import { basemodel, scratchDir, startServe, type ServeProcess } from "./helpers.js";
 
 /** The pids of a process's children, from /proc. */
@@ -85,6 +87,25 @@ describe("basemodel serve --processes", { timeout: 180_000 }, () => {
     process.kill(crashed!, "SIGKILL");
     await eventually(() => server.output().stderr, (stderr) => stderr.includes("starting another"));
     await terminate(server, childrenOf(primary));
+  });
+
+  it("does not retry a replacement that cannot start, and exits 1 once none is left", async () => {
+    const dir = scratchDir();
+    const db = join(dir, "monaco.db");
+    copyFileSync(await monacoStorePath(), db);
+    const server = await startServe(["--db", db, "--port", "0", "--processes", "2", "--exports", join(dir, "exports")]);
+    // The main process keeps its store open; a new HTTP process can no longer open it.
+    rmSync(db);
+    const failures = () => server.output().stderr.split("a replacement HTTP process could not start").length - 1;
+    for (const [index, pid] of childrenOf(server.child.pid!).entries()) {
+      process.kill(pid, "SIGKILL");
+      await eventually(failures, (count) => count === index + 1);
+    }
+    expect(await server.exited).toBe(1);
+    const { stderr } = server.output();
+    expect(stderr).toContain("a replacement HTTP process could not start; 0 still serving");
+    expect(stderr).toContain("basemodel: an HTTP process cannot open the store:");
+    expect(stderr).not.toContain("internal error");
   });
 
   it("stops when every HTTP process has stopped cleanly", async () => {
