@@ -16,6 +16,7 @@ import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statusRoutes } from "./routes/status.js";
+import { firstComeFirstServed } from "./turns.js";
 
 export interface ServerOptions {
   store: FeatureStore;
@@ -71,6 +72,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
 
   for (const schema of schemas) app.addSchema(schema);
+
+  // After the body is read and checked, right before the handler: see turns.ts.
+  app.addHook("preHandler", firstComeFirstServed());
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RequestProblem) return reply.code(422).send({ detail: error.detail });
