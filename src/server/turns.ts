@@ -3,9 +3,9 @@
  *
  * A handler that runs straight from its socket's read callback (ours do: SQLite answers
  * synchronously) is served in whatever order the kernel reports ready sockets, and under load
- * that order starves some connections. With 50 connections on one process, `/snapshot/plain/`
- * had a p99 of 4.5 to 5 s, most answers taking 0.3 s. Queued and released one per setImmediate,
- * the starts are first come, first served: the poll phase between two releases only adds new
+ * that order starves some connections: with 50 connections on one process, `/snapshot/plain/`
+ * had a p99 of 4.5 to 5 s, against 0.5 s now. Queued and released one per setImmediate, the
+ * starts are first come, first served: the poll phase between two releases only adds new
  * arrivals to the back of the queue.
  */
 export type Turns = () => Promise<void>;

@@ -13,7 +13,8 @@ describe("firstComeFirstServed", () => {
         log.push(name);
         // A request that arrives while others wait goes to the back of the queue.
         if (name === "a") void turn().then(() => log.push("d"));
-        // Scheduled now, so it runs in the next turn of the loop, before the next release.
+        // Releases are spread over turns of the loop, not made in one burst: a callback
+        // scheduled while a runs comes before c is released.
         setImmediate(() => log.push(`turn after ${name}`));
       }),
     );
@@ -21,7 +22,7 @@ describe("firstComeFirstServed", () => {
     await Promise.all(started);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(log.filter((entry) => !entry.startsWith("turn"))).toEqual(["a", "b", "c", "d"]);
-    // Between two releases the loop comes round (where a server reads new requests).
+    // The loop comes round between releases: that is where a server reads new requests.
     expect(log.indexOf("turn after a")).toBeLessThan(log.indexOf("c"));
   });
 
