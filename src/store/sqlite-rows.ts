@@ -1,6 +1,6 @@
 /** A feature table's row, and the feature it holds. */
 import type { Geometry } from "./geojson.js";
-import type { OsmFeature } from "./store.js";
+import type { FeatureAnnotations, OsmFeature, StoredForm } from "./store.js";
 
 /**
  * A feature table's row as its statements return it in raw mode (`.raw()`): the columns of
@@ -41,29 +41,42 @@ const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|Multi
  * the values.
  */
 export function toFeature(row: readonly [...FeatureRow, ...unknown[]]): OsmFeature {
-  const [osmId, version, changeset, timestamp, uid, user, tagsJson, geometryJson, minX, minY, maxX, maxY] = row;
-  let tags: Record<string, string> | undefined;
-  let geometry: Geometry | undefined;
-  const parsedGeometry = (): Geometry => (geometry ??= JSON.parse(geometryJson) as Geometry);
-  const type = LEADING_TYPE.exec(geometryJson)?.[1] as Geometry["type"] | undefined;
-  return {
-    osmId,
-    version,
-    changeset,
-    timestamp,
-    uid,
-    user,
-    get tags() {
-      return (tags ??= JSON.parse(tagsJson) as Record<string, string>);
-    },
-    get geometry() {
-      return parsedGeometry();
-    },
-    stored: {
-      tagsJson,
-      geometryJson,
-      geometryType: type ?? parsedGeometry().type,
-      bbox: { minX, minY, maxX, maxY },
-    },
-  };
+  return new RowFeature(row);
+}
+
+/** A class rather than an object literal with closures: candidates are made by the thousand per request. */
+class RowFeature implements OsmFeature {
+  readonly osmId: number;
+  readonly version: number | null;
+  readonly changeset: number | null;
+  readonly timestamp: string | null;
+  readonly uid: number | null;
+  readonly user: string | null;
+  readonly stored: StoredForm;
+  // Declared only: a feature read without annotations has no such member at all.
+  declare annotations?: FeatureAnnotations;
+  #tags: Record<string, string> | undefined;
+  #geometry: Geometry | undefined;
+
+  constructor(row: readonly [...FeatureRow, ...unknown[]]) {
+    const [osmId, version, changeset, timestamp, uid, user, tagsJson, geometryJson, minX, minY, maxX, maxY] = row;
+    this.osmId = osmId;
+    this.version = version;
+    this.changeset = changeset;
+    this.timestamp = timestamp;
+    this.uid = uid;
+    this.user = user;
+    const type = LEADING_TYPE.exec(geometryJson)?.[1] as Geometry["type"] | undefined;
+    // Text not written by this store (no leading type) is parsed at once for its type.
+    if (type === undefined) this.#geometry = JSON.parse(geometryJson) as Geometry;
+    this.stored = { tagsJson, geometryJson, geometryType: type ?? this.#geometry!.type, bbox: { minX, minY, maxX, maxY } };
+  }
+
+  get tags(): Record<string, string> {
+    return (this.#tags ??= JSON.parse(this.stored.tagsJson) as Record<string, string>);
+  }
+
+  get geometry(): Geometry {
+    return (this.#geometry ??= JSON.parse(this.stored.geometryJson) as Geometry);
+  }
 }

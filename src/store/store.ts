@@ -10,7 +10,11 @@ import type { BBox, Geometry } from "./geojson.js";
 export const FEATURE_TABLES = ["nodes", "ways_line", "ways_poly", "relations"] as const;
 export type FeatureTable = (typeof FEATURE_TABLES)[number];
 
-/** One row of a feature table: an OSM object with its geometry. */
+/**
+ * One row of a feature table: an OSM object with its geometry. A store may hand out features
+ * whose `tags` and `geometry` are parsed on first read (accessors): copy one member by member,
+ * since a spread would leave those two out.
+ */
 export interface OsmFeature {
   osmId: number;
   version: number | null;
