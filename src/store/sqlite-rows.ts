@@ -16,20 +16,15 @@ export type FeatureRow = [
   user: string | null,
   tags: string,
   geometry: string,
-  /** The R*Tree's box (32-bit floats rounded outwards, so it holds the geometry). */
+  /** The geometry's bounding box. */
   minX: number,
   minY: number,
   maxX: number,
   maxY: number,
 ];
 
-/** The FROM clause every FeatureRow is selected from: the table as `t`, beside its R*Tree box as `r`. */
-export function featureRowsFrom(table: string): string {
-  return `${table} t JOIN ${table}_rtree r ON r.id = t.osm_id`;
-}
-
-/** The columns of a FeatureRow, from featureRowsFrom(), in the FeatureRow's order. */
-export const FEATURE_ROW_COLUMNS = 't.osm_id, t.version, t.changeset, t.timestamp, t.uid, t."user", t.tags, t.geometry, r.minX, r.minY, r.maxX, r.maxY';
+/** The columns of a FeatureRow, from a feature table named `t`, in the FeatureRow's order. */
+export const FEATURE_ROW_COLUMNS = 't.osm_id, t.version, t.changeset, t.timestamp, t.uid, t."user", t.tags, t.geometry, t.min_x, t.min_y, t.max_x, t.max_y';
 
 /** Every geometry the store writes is JSON.stringify output of an object whose first member is its type. */
 const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|MultiPolygon)"/;

@@ -7,7 +7,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { FEATURE_TABLES } from "./store.js";
 
 /** Bumped whenever a table changes: an older file is refused with a clear message, not misread. */
-export const SCHEMA_VERSION = "2";
+export const SCHEMA_VERSION = "3";
 
 const FEATURE_TABLE_SQL = (table: string) => [
   // osm_id is the rowid: lookups by id are free, and it doubles as the R*Tree id.
@@ -19,7 +19,13 @@ const FEATURE_TABLE_SQL = (table: string) => [
      uid INTEGER,
      "user" TEXT,
      tags TEXT NOT NULL,
-     geometry TEXT NOT NULL
+     geometry TEXT NOT NULL,
+     -- The geometry's bounding box again beside the R*Tree's (which rounds to 32-bit floats):
+     -- a query reads it with the row instead of looking each id up in the R*Tree a second time.
+     min_x REAL NOT NULL,
+     min_y REAL NOT NULL,
+     max_x REAL NOT NULL,
+     max_y REAL NOT NULL
    )`,
   `CREATE VIRTUAL TABLE ${table}_rtree USING rtree(id, minX, maxX, minY, maxY)`,
 ];

@@ -7,7 +7,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { OsmMember } from "../osm/types.js";
 import type { TagFilter } from "../query/types.js";
 import type { BBox } from "./geojson.js";
-import { FEATURE_ROW_COLUMNS, featureRowsFrom, toFeature, type FeatureRow } from "./sqlite-rows.js";
+import { FEATURE_ROW_COLUMNS, toFeature, type FeatureRow } from "./sqlite-rows.js";
 import { candidateWhere } from "./sqlite-where.js";
 import { SqliteWrites } from "./sqlite-writes.js";
 import { FEATURE_TABLES } from "./store.js";
@@ -50,7 +50,7 @@ export class SqliteUpdate implements StoreUpdate {
       ),
     };
     for (const table of FEATURE_TABLES) {
-      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE t.osm_id = ?`).raw());
+      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id = ?`).raw());
     }
     db.exec("BEGIN IMMEDIATE");
   }
@@ -115,7 +115,7 @@ export class SqliteUpdate implements StoreUpdate {
   async featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]> {
     return FEATURE_TABLES.flatMap((table) => {
       const where = candidateWhere(table, bbox, { tags });
-      const rows = this.prepared(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql}`)
+      const rows = this.prepared(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE ${where.sql}`)
         .raw()
         .all(...where.parameters) as FeatureRow[];
       return rows.map((row) => ({ table, feature: toFeature(row) }));

@@ -28,8 +28,8 @@ export class SqliteWrites {
     for (const table of FEATURE_TABLES) {
       this.featureRows.set(table, {
         row: db.prepare(
-          `INSERT OR REPLACE INTO ${table} (osm_id, version, changeset, timestamp, uid, "user", tags, geometry)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT OR REPLACE INTO ${table} (osm_id, version, changeset, timestamp, uid, "user", tags, geometry, min_x, min_y, max_x, max_y)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ),
         box: db.prepare(`INSERT OR REPLACE INTO ${table}_rtree (id, minX, maxX, minY, maxY) VALUES (?, ?, ?, ?, ?)`),
         deleteRow: db.prepare(`DELETE FROM ${table} WHERE osm_id = ?`),
@@ -58,8 +58,8 @@ export class SqliteWrites {
   putFeature(table: FeatureTable, feature: OsmFeature): void {
     const statements = this.featureRows.get(table)!;
     const { osmId } = feature;
-    statements.row.run(osmId, feature.version, feature.changeset, feature.timestamp, feature.uid, feature.user, JSON.stringify(feature.tags), JSON.stringify(feature.geometry));
     const box = geometryBBox(feature.geometry);
+    statements.row.run(osmId, feature.version, feature.changeset, feature.timestamp, feature.uid, feature.user, JSON.stringify(feature.tags), JSON.stringify(feature.geometry), box.minX, box.minY, box.maxX, box.maxY);
     statements.box.run(osmId, box.minX, box.maxX, box.minY, box.maxY);
   }
 

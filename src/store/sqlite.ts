@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import type { BBox } from "./geojson.js";
-import { FEATURE_ROW_COLUMNS, featureRowsFrom, toFeature, type FeatureRow } from "./sqlite-rows.js";
+import { FEATURE_ROW_COLUMNS, toFeature, type FeatureRow } from "./sqlite-rows.js";
 import { SqliteReports } from "./sqlite-reports.js";
 import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
 import { candidateWhere } from "./sqlite-where.js";
@@ -111,14 +111,14 @@ class SqliteFeatureStore implements FeatureStore {
     const where = candidateWhere(table, bbox, options);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
     if (!options.annotated) {
-      const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${featureRowsFrom(table)} WHERE ${where.sql} ORDER BY ${order}`)
+      const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE ${where.sql} ORDER BY ${order}`)
         .raw()
         .iterate(...where.parameters) as IterableIterator<FeatureRow>;
       for (const row of rows) yield toFeature(row);
       return;
     }
     const columns = ANNOTATION_COLUMNS.replace("%TABLE%", table);
-    const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${featureRowsFrom(table)} LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`)
+    const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${table} t LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`)
       .raw()
       .iterate(
       ...where.parameters,

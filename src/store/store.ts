@@ -42,7 +42,7 @@ export interface StoredForm {
   /** `geometry` as GeoJSON text. */
   geometryJson: string;
   geometryType: Geometry["type"];
-  /** The spatial index's box: it holds the whole geometry, perhaps with a margin. */
+  /** A box that holds the whole geometry (perhaps with a margin). */
   bbox: BBox;
 }
 
