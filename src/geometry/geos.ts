@@ -11,6 +11,7 @@ import type initGeosJs from "geos-wasm";
 import { geometryBBox } from "../store/geojson.js";
 import type { BBox, Geometry, Position } from "../store/geojson.js";
 import type { AreaFilter } from "../query/types.js";
+import { boxWithin, isBoxShaped } from "./rectangle.js";
 
 type GeosModule = Awaited<ReturnType<typeof initGeosJs>>;
 
@@ -298,7 +299,8 @@ export async function prepareArea(polygon: PolygonalGeometry): Promise<PreparedA
     geos.destroy(geometry);
     throw error;
   }
-  return new GeosArea({ geos, geometry, prepared }, geometryBBox(polygon));
+  const bbox = geometryBBox(polygon);
+  return new GeosArea({ geos, geometry, prepared }, bbox, isBoxShaped(polygon, bbox));
 }
 
 class GeosArea implements PreparedArea {
@@ -307,6 +309,8 @@ class GeosArea implements PreparedArea {
   constructor(
     handles: AreaHandles,
     readonly bbox: BBox,
+    /** The area is its bounding box: a box is inside it when it is inside the bounding box. */
+    private readonly boxShaped: boolean,
   ) {
     this.handles = handles;
     unreleased.register(this, handles, this);
@@ -320,6 +324,7 @@ class GeosArea implements PreparedArea {
       const [x, y] = geometry.coordinates;
       const { bbox } = this;
       if (x < bbox.minX || x > bbox.maxX || y < bbox.minY || y > bbox.maxY) return false;
+      if (this.boxShaped) return true;
       return geos.preparedIntersectsXY(prepared, x, y);
     }
     return geos.with(geometry, (pointer) => geos.preparedIntersects(prepared, pointer));
@@ -328,6 +333,7 @@ class GeosArea implements PreparedArea {
   containsBox(bbox: BBox): boolean {
     const handles = this.handles;
     if (!handles) throw new Error("This area was disposed of");
+    if (this.boxShaped) return boxWithin(bbox, this.bbox);
     return handles.geos.preparedContainsBox(handles.prepared, bbox);
   }
 
