@@ -7,7 +7,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { FEATURE_TABLES } from "./store.js";
 
 /** Bumped whenever a table changes: an older file is refused with a clear message, not misread. */
-export const SCHEMA_VERSION = "3";
+export const SCHEMA_VERSION = "4";
 
 const FEATURE_TABLE_SQL = (table: string) => [
   // osm_id is the rowid: lookups by id are free, and it doubles as the R*Tree id.
@@ -28,9 +28,21 @@ const FEATURE_TABLE_SQL = (table: string) => [
      max_y REAL NOT NULL
    )`,
   `CREATE VIRTUAL TABLE ${table}_rtree USING rtree(id, minX, maxX, minY, maxY)`,
+  // tag_keys follows every insert and delete, whoever writes (the store never replaces a row
+  // in place: INSERT OR REPLACE would not fire the delete trigger).
+  `CREATE TRIGGER ${table}_keys_added AFTER INSERT ON ${table} BEGIN
+     INSERT INTO tag_keys (feature_table, key, features) SELECT '${table}', key, 1 FROM json_each(new.tags) WHERE true
+       ON CONFLICT (feature_table, key) DO UPDATE SET features = features + 1;
+   END`,
+  `CREATE TRIGGER ${table}_keys_removed AFTER DELETE ON ${table} BEGIN
+     UPDATE tag_keys SET features = features - 1 WHERE feature_table = '${table}' AND key IN (SELECT key FROM json_each(old.tags));
+   END`,
 ];
 
 const SUPPORT_SQL = [
+  // How many features of each table carry each tag key: a query whose tag filter needs a key
+  // that a table lacks skips that table instead of reading every row in its box.
+  "CREATE TABLE tag_keys (feature_table TEXT NOT NULL, key TEXT NOT NULL, features INTEGER NOT NULL, PRIMARY KEY (feature_table, key)) WITHOUT ROWID",
   // Every node, tagged or not: ways are built from these locations.
   "CREATE TABLE osm_nodes (id INTEGER PRIMARY KEY, version INTEGER, lon REAL NOT NULL, lat REAL NOT NULL)",
   // refs and members as JSON arrays: read whole, never queried inside.
@@ -73,6 +85,6 @@ const SUPPORT_SQL = [
 ];
 
 export function createSchema(db: BetterSqlite3.Database): void {
-  db.exec([...FEATURE_TABLES.flatMap(FEATURE_TABLE_SQL), ...SUPPORT_SQL].join(";\n"));
+  db.exec([...SUPPORT_SQL, ...FEATURE_TABLES.flatMap(FEATURE_TABLE_SQL)].join(";\n"));
   db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(SCHEMA_VERSION);
 }

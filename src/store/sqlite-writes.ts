@@ -28,7 +28,7 @@ export class SqliteWrites {
     for (const table of FEATURE_TABLES) {
       this.featureRows.set(table, {
         row: db.prepare(
-          `INSERT OR REPLACE INTO ${table} (osm_id, version, changeset, timestamp, uid, "user", tags, geometry, min_x, min_y, max_x, max_y)
+          `INSERT INTO ${table} (osm_id, version, changeset, timestamp, uid, "user", tags, geometry, min_x, min_y, max_x, max_y)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ),
         box: db.prepare(`INSERT OR REPLACE INTO ${table}_rtree (id, minX, maxX, minY, maxY) VALUES (?, ?, ?, ?, ?)`),
@@ -59,6 +59,8 @@ export class SqliteWrites {
     const statements = this.featureRows.get(table)!;
     const { osmId } = feature;
     const box = geometryBBox(feature.geometry);
+    // Delete, then insert: a replaced row must fire the delete trigger that keeps tag_keys (see sqlite-schema.ts).
+    statements.deleteRow.run(osmId);
     statements.row.run(osmId, feature.version, feature.changeset, feature.timestamp, feature.uid, feature.user, JSON.stringify(feature.tags), JSON.stringify(feature.geometry), box.minX, box.minY, box.maxX, box.maxY);
     statements.box.run(osmId, box.minX, box.maxX, box.minY, box.maxY);
   }

@@ -14,6 +14,7 @@ import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
 import { candidateWhere } from "./sqlite-where.js";
 import { SqliteUpdate } from "./sqlite-update.js";
 import { SqliteWrites } from "./sqlite-writes.js";
+import type { TagFilter } from "../query/types.js";
 import { FEATURE_TABLES } from "./store.js";
 import type {
   CandidateOptions,
@@ -89,8 +90,11 @@ class SqliteFeatureStore implements FeatureStore {
   private readonly statements = new Map<string, Statement>();
   private readonly reports: SqliteReports;
 
+  private readonly keyFeatures: Statement;
+
   constructor(private readonly db: Database) {
     this.reports = new SqliteReports(db);
+    this.keyFeatures = db.prepare("SELECT features FROM tag_keys WHERE feature_table = ? AND key = ? AND features > 0").pluck();
   }
 
   writer(): FeatureWriter {
@@ -108,6 +112,7 @@ class SqliteFeatureStore implements FeatureStore {
   }
 
   async *candidates(table: FeatureTable, bbox: BBox, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {
+    if (!this.mayMatchTags(table, options.tags)) return;
     const where = candidateWhere(table, bbox, options);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
     if (!options.annotated) {
@@ -127,8 +132,16 @@ class SqliteFeatureStore implements FeatureStore {
   }
 
   async countCandidates(table: FeatureTable, bbox: BBox, options: Pick<CandidateOptions, "tags" | "changesets" | "status"> = {}): Promise<number> {
+    if (!this.mayMatchTags(table, options.tags)) return 0;
     const where = candidateWhere(table, bbox, options);
     return this.statement(`SELECT count(*) FROM ${table} t WHERE ${where.sql}`).pluck().get(...where.parameters) as number;
+  }
+
+  /** False when the filter needs a tag key that no feature of the table has: then the table need not be read at all. */
+  private mayMatchTags(table: FeatureTable, filter: TagFilter | undefined): boolean {
+    if (!filter || filter.conditions.length === 0) return true;
+    const present = ({ key }: TagFilter["conditions"][number]): boolean => this.keyFeatures.get(table, key) !== undefined;
+    return filter.join === "and" ? filter.conditions.every(present) : filter.conditions.some(present);
   }
 
   /** A prepared statement for `sql`; a fresh one when the cached one is still being iterated by another query. */

@@ -104,7 +104,7 @@ describe("the SQLite feature store", () => {
     db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
     db.close();
     await expect(sqliteStoreFactory.open(path)).rejects.toThrow(
-      `${path} is a feature store of schema version 1, and this basemodel reads version 3: import the OSM file again with \`basemodel import\``,
+      `${path} is a feature store of schema version 1, and this basemodel reads version 4: import the OSM file again with \`basemodel import\``,
     );
   });
 });

@@ -7,7 +7,7 @@ import type { OsmFeature } from "../../src/store/store.js";
 import { UpdateError } from "../../src/update/errors.js";
 import { updateStore } from "../../src/update/update-store.js";
 import { monacoStoreCopy } from "../monaco.js";
-import { differingTables, findingsOf, snapshotStore, updateFixture } from "./helpers.js";
+import { differingTables, findingsOf, snapshotStore, tagKeyMismatches, updateFixture } from "./helpers.js";
 
 const CHANGESETS = updateFixture("monaco-mapathon-changesets.osm");
 const FIRST = updateFixture("monaco-mapathon-1.osc");
@@ -116,6 +116,15 @@ describe("basemodel update on the Monaco import: a small mapathon", () => {
     expect(findingsOf(db, "ways_poly", OVERLAP_B)).toEqual([]);
     expect(findingsOf(db, "ways_poly", OVERLAP_A)).toEqual([]);
     expect(await replicationTimestamp(db)).toBe("2025-01-12T09:05:00Z");
+  });
+
+  it("keeps the count of features per tag key true through creations, modifications and deletions", async () => {
+    expect(tagKeyMismatches(await monacoStoreCopy())).toEqual([]);
+    // By now both mapathon files are applied.
+    expect(tagKeyMismatches(db)).toEqual([]);
+    // Counted twice if a replaced row's keys were not taken off first.
+    await updateStore(db, SECOND, { skipQuality: true });
+    expect(tagKeyMismatches(db)).toEqual([]);
   });
 });
 

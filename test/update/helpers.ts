@@ -45,3 +45,26 @@ export function findingsOf(path: string, table: string, osmId: number): Array<{ 
     db.close();
   }
 }
+
+/**
+ * Where the store's tag_keys disagree with a count of the tags themselves, as
+ * "table key: kept N, counted M"; [] when they agree.
+ */
+export function tagKeyMismatches(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const counted = ["nodes", "ways_line", "ways_poly", "relations"]
+      .map((table) => `SELECT '${table}' AS feature_table, tag.key AS key, count(*) AS features FROM ${table} t, json_each(t.tags) tag GROUP BY tag.key`)
+      .join(" UNION ALL ");
+    const rows = db
+      .prepare(
+        `SELECT c.feature_table, c.key, k.features AS kept, c.features AS counted FROM (${counted}) c LEFT JOIN tag_keys k USING (feature_table, key) WHERE k.features IS NOT c.features
+         UNION ALL
+         SELECT k.feature_table, k.key, k.features, c.features FROM tag_keys k LEFT JOIN (${counted}) c USING (feature_table, key) WHERE k.features > 0 AND c.features IS NULL`,
+      )
+      .all() as Array<{ feature_table: string; key: string; kept: number | null; counted: number | null }>;
+    return rows.map((row) => `${row.feature_table} ${row.key}: kept ${row.kept ?? 0}, counted ${row.counted ?? 0}`);
+  } finally {
+    db.close();
+  }
+}
