@@ -1,7 +1,8 @@
 /**
  * The SQLite store's tables. Features live in HOT's four raw-data tables, each with an R*Tree
- * of bounding boxes; beside them the OSM objects themselves (so a change file can rebuild
- * geometries), changesets, data quality findings and a key-value `meta` table.
+ * of bounding boxes and a count of its tag keys (`tag_keys`); beside them the OSM objects
+ * themselves (so a change file can rebuild geometries), changesets, data quality findings and a
+ * key-value `meta` table.
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { FEATURE_TABLES } from "./store.js";
