@@ -1,6 +1,7 @@
 import { copyFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
+import { FEATURE_TABLES } from "../../src/store/store.js";
 
 const here = new URL(".", import.meta.url).pathname;
 export const updateFixture = (name: string): string => resolve(here, "../../fixtures/updates", name);
@@ -53,9 +54,9 @@ export function findingsOf(path: string, table: string, osmId: number): Array<{ 
 export function tagKeyMismatches(path: string): string[] {
   const db = new Database(path, { readonly: true });
   try {
-    const counted = ["nodes", "ways_line", "ways_poly", "relations"]
-      .map((table) => `SELECT '${table}' AS feature_table, tag.key AS key, count(*) AS features FROM ${table} t, json_each(t.tags) tag GROUP BY tag.key`)
-      .join(" UNION ALL ");
+    const counted = FEATURE_TABLES.map(
+      (table) => `SELECT '${table}' AS feature_table, tag.key AS key, count(*) AS features FROM ${table} t, json_each(t.tags) tag GROUP BY tag.key`,
+    ).join(" UNION ALL ");
     const rows = db
       .prepare(
         `SELECT c.feature_table, c.key, k.features AS kept, c.features AS counted FROM (${counted}) c LEFT JOIN tag_keys k USING (feature_table, key) WHERE k.features IS NOT c.features
