@@ -1,6 +1,6 @@
 /**
  * The embedded feature store: one SQLite file (better-sqlite3) holding the four feature
- * tables, an R*Tree of bounding boxes per table, and a `meta` table.
+ * tables with their R*Trees and tag-key counts, and a `meta` table (see sqlite-schema.ts).
  *
  * better-sqlite3 is an optional peer dependency (a native module), so it is imported lazily
  * here and nowhere else: merely loading the package never requires it.
