@@ -1,5 +1,4 @@
 /** Store rows as the wire shapes of the two APIs. */
-import type { Feature } from "../api/feature-collection.js";
 import type { PlainSnapshotProperties } from "../api/snapshot-plain.js";
 import type { RawFeatureProperties, RawFeatureType, RawListItem } from "../api/raw.js";
 import { centroid } from "../geometry/centroid.js";
@@ -8,7 +7,7 @@ import type { FoundFeature } from "../query/types.js";
 import type { Geometry } from "../store/geojson.js";
 import { geometryTypeOf } from "../store/store.js";
 import type { OsmFeature } from "../store/store.js";
-import { jsonObject } from "./json-text.js";
+import { featureJson, withMember } from "./json-text.js";
 
 export function geotypeOf(type: Geometry["type"]): RawFeatureType {
   switch (type) {
@@ -38,7 +37,6 @@ function osmTypeOf({ table }: FoundFeature): RawListItem["type"] {
 
 /** A /raw feature as JSON text (the RawFeatureCollection schema's Feature), copying the store's tags and geometry. */
 export function rawFeatureJson({ feature }: FoundFeature): string {
-  const head: Omit<Feature<RawFeatureProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
   const properties: Omit<RawFeatureProperties, "tags"> = {
     type: geotypeOf(geometryTypeOf(feature)),
     id: feature.osmId,
@@ -47,7 +45,7 @@ export function rawFeatureJson({ feature }: FoundFeature): string {
     changeset: feature.changeset,
     ...annotationsOf(feature),
   };
-  return jsonObject(head, { geometry: geometryJson(feature), properties: jsonObject(properties, { tags: tagsJson(feature) }) });
+  return featureJson(feature.osmId, geometryJson(feature), withMember(JSON.stringify(properties), "tags", tagsJson(feature)));
 }
 
 export function rawListItem(found: FoundFeature): RawListItem {
@@ -80,8 +78,7 @@ function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, 
 
 /** `osm_id`, then every tag (select ["*"]) or the selected tag keys, null where a feature lacks one; as JSON text, copying the store's geometry. */
 export function plainFeatureJson(feature: OsmFeature, select: readonly string[]): string {
-  const head: Omit<Feature<PlainSnapshotProperties>, "geometry" | "properties"> = { type: "Feature", id: feature.osmId };
-  return jsonObject(head, { geometry: geometryJson(feature), properties: plainPropertiesJson(feature, select) });
+  return featureJson(feature.osmId, geometryJson(feature), plainPropertiesJson(feature, select));
 }
 
 function plainPropertiesJson(feature: OsmFeature, select: readonly string[]): string {

@@ -1,27 +1,63 @@
 /**
- * JSON text assembled around parts that are JSON text already, such as the geometry a store
- * holds as GeoJSON: those are copied into the answer, not parsed and serialised again.
+ * JSON answers assembled around parts that are JSON text already, such as the geometry and
+ * tags a store holds as text: those are copied in, never parsed and serialised again.
  */
 import type { FastifyReply } from "fastify";
 
-/** Sends JSON text: fastify sends a string with its JSON content type as it is, without serialising. */
-export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(text);
+/** Sends JSON bytes as they are: fastify serialises objects only. */
+export function sendJson(reply: FastifyReply, bytes: Buffer): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(bytes);
 }
 
-/** `JSON.stringify(value)` with `members` (name -> JSON text) added after its own members. */
-export function jsonObject(value: object, members: Record<string, string>): string {
-  const own = JSON.stringify(value);
-  let text = own.slice(0, -1);
-  let separator = own === "{}" ? "" : ",";
-  for (const [name, json] of Object.entries(members)) {
-    text += `${separator}${JSON.stringify(name)}:${json}`;
-    separator = ",";
+/** The JSON text of `GeoJSON Feature` from the JSON texts of its geometry and properties. */
+export function featureJson(id: number, geometry: string, properties: string): string {
+  return `{"type":"Feature","id":${id},"geometry":${geometry},"properties":${properties}}`;
+}
+
+/** An object's JSON text with one more member after its own, whose value is JSON text. */
+export function withMember(objectJson: string, name: string, json: string): string {
+  return `${objectJsonOpen(objectJson)}${JSON.stringify(name)}:${json}}`;
+}
+
+/**
+ * `JSON.stringify(head)` with one more member, `name`: the array of `items`, each written as
+ * `itemJson` gives it, as UTF-8 bytes. The pieces are encoded one by one into a buffer rather
+ * than joined into one string: V8 would copy a joined answer again to measure its length, and
+ * the socket would then encode it.
+ */
+export function jsonWithArray<T>(head: object, name: string, items: readonly T[], itemJson: (item: T) => string): Buffer {
+  const out = new Utf8Buffer();
+  out.append(`${objectJsonOpen(JSON.stringify(head))}${JSON.stringify(name)}:[`);
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) out.append(",");
+    out.append(itemJson(items[index]!));
   }
-  return `${text}}`;
+  return out.append("]}").bytes();
 }
 
-/** A JSON array of items that are JSON text. */
-export function jsonArray(items: readonly string[]): string {
-  return `[${items.join(",")}]`;
+/** An object's JSON text without its closing brace, ready for one more member. */
+function objectJsonOpen(objectJson: string): string {
+  return objectJson === "{}" ? "{" : `${objectJson.slice(0, -1)},`;
+}
+
+/** Text encoded as UTF-8 into one buffer that doubles when it is full. */
+class Utf8Buffer {
+  #buffer = Buffer.allocUnsafe(64 * 1024);
+  #length = 0;
+
+  append(text: string): this {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8, so this room never cuts a character short.
+    const needed = this.#length + text.length * 3;
+    if (needed > this.#buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.max(needed, this.#buffer.length * 2));
+      this.#buffer.copy(larger, 0, 0, this.#length);
+      this.#buffer = larger;
+    }
+    this.#length += this.#buffer.write(text, this.#length);
+    return this;
+  }
+
+  bytes(): Buffer {
+    return this.#buffer.subarray(0, this.#length);
+  }
 }

@@ -1,23 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { jsonArray, jsonObject } from "../../src/server/json-text.js";
+import { featureJson, jsonWithArray, withMember } from "../../src/server/json-text.js";
 
 describe("JSON text around JSON parts", () => {
-  it("adds members after the object's own, copied as they are", () => {
-    const text = jsonObject({ type: "Feature", id: 7 }, { geometry: '{"type":"Point","coordinates":[1,2]}', properties: "{}" });
+  it("writes a feature around its geometry and properties text, copied as they are", () => {
+    const text = featureJson(7, '{"type":"Point","coordinates":[1,2]}', "{}");
     expect(text).toBe('{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}');
   });
 
-  it("starts an empty object without a separator, and escapes member names", () => {
-    const text = jsonObject({}, { 'say "hi"\n': "[1]" });
-    expect(JSON.parse(text)).toEqual({ 'say "hi"\n': [1] });
+  it("adds a member after the object's own, or as the only member of an empty object, with its name escaped", () => {
+    expect(withMember('{"a":null}', "tags", '{"b":"x"}')).toBe('{"a":null,"tags":{"b":"x"}}');
+    expect(JSON.parse(withMember("{}", 'say "hi"\n', "[1]"))).toEqual({ 'say "hi"\n': [1] });
+  });
+});
+
+describe("an object with an array of JSON text, as UTF-8 bytes", () => {
+  const asText = (item: string): string => JSON.stringify(item);
+
+  it("is the bytes of the same object serialised whole, the empty array and empty head included", () => {
+    expect(jsonWithArray({}, "features", [], asText).toString()).toBe('{"features":[]}');
+    const bytes = jsonWithArray({ type: "FeatureCollection", hasMore: false }, "features", ["a", "b"], asText);
+    expect(bytes.equals(Buffer.from(JSON.stringify({ type: "FeatureCollection", hasMore: false, features: ["a", "b"] })))).toBe(true);
   });
 
-  it("leaves an object without members as JSON.stringify writes it", () => {
-    expect(jsonObject({ a: null, b: ["x"] }, {})).toBe(JSON.stringify({ a: null, b: ["x"] }));
-  });
-
-  it("joins arrays of JSON text, the empty one included", () => {
-    expect(jsonArray([])).toBe("[]");
-    expect(JSON.parse(jsonArray(["1", '{"a":2}', '"three"']))).toEqual([1, { a: 2 }, "three"]);
+  it("grows past its first buffer without losing or cutting a character, whatever the width of the text", () => {
+    // Items of one, two, three and four bytes per character (the last a surrogate pair), about 1 MB
+    // in all, so that the buffer doubles several times and characters fall on its boundaries.
+    const items = Array.from({ length: 4_000 }, (_, index) => ["a", "\u00e9", "\u20ac", "\u{1F3E0}"][index % 4]!.repeat(37 + (index % 101)));
+    const bytes = jsonWithArray({ page: 0 }, "features", items, asText);
+    const expected = Buffer.from(JSON.stringify({ page: 0, features: items }));
+    expect(bytes.length).toBe(expected.length);
+    expect(bytes.equals(expected)).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import type { RouteContext } from "../app.js";
 import { areaFromRing } from "../area.js";
 import { parseUtcDateTime } from "../dates.js";
 import { rawFeatureJson, rawListItem } from "../features.js";
-import { jsonArray, jsonObject, sendJsonText } from "../json-text.js";
+import { jsonWithArray, sendJson } from "../json-text.js";
 import { parseTagTerms } from "../tag-terms.js";
 
 type Selection = Pick<FeatureQuery, "tables" | "geometry">;
@@ -63,7 +63,7 @@ export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) 
       async (request, reply) => {
         const { page, pageSize, features, hasMore } = await runQuery(context, request.body, selection, "id");
         const head: Omit<RawFeatureCollection, "features"> = { type: "FeatureCollection", page, pageSize, hasMore };
-        return sendJsonText(reply, jsonObject(head, { features: jsonArray(features.map(rawFeatureJson)) }));
+        return sendJson(reply, jsonWithArray(head, "features", features, rawFeatureJson));
       },
     );
     app.post<{ Body: RawQuery }>(

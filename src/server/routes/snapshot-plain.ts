@@ -7,7 +7,7 @@ import type { RouteContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
 import { areaFromBBox } from "../area.js";
 import { plainFeatureJson } from "../features.js";
-import { jsonArray, jsonObject, sendJsonText } from "../json-text.js";
+import { jsonWithArray, sendJson } from "../json-text.js";
 import { problem } from "../problems.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */
@@ -62,7 +62,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
           );
         }
         const head: Omit<PlainSnapshotResponse, "features"> = { type: "FeatureCollection" };
-        return sendJsonText(reply, jsonObject(head, { features: jsonArray(features.map(({ feature }) => plainFeatureJson(feature, select))) }));
+        return sendJson(reply, jsonWithArray(head, "features", features, ({ feature }) => plainFeatureJson(feature, select)));
       } finally {
         area.dispose?.();
       }
