@@ -81,9 +81,15 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
 /** A FeatureRow followed by ANNOTATION_COLUMNS. */
 type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null];
 
-/** The feature's statuses (by rank) and its changeset's metadata, as columns of a candidate row. */
+/**
+ * The feature's statuses (by rank; NULL when it has none) and its changeset's metadata, as
+ * columns of a candidate row. Most features have no findings, and the EXISTS probe spares them
+ * the aggregate's setup, which costs a fifth of a candidate query.
+ */
 const ANNOTATION_COLUMNS = `,
-  (SELECT json_group_array(status) FROM (SELECT status FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id ORDER BY rank, status)) AS statuses,
+  CASE WHEN EXISTS (SELECT 1 FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id)
+    THEN (SELECT json_group_array(status) FROM (SELECT status FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id ORDER BY rank, status))
+  END AS statuses,
   c.hashtags AS hashtags, c.editor AS editor, c.created_at AS created_at`;
 
 class SqliteFeatureStore implements FeatureStore {
@@ -122,7 +128,7 @@ class SqliteFeatureStore implements FeatureStore {
       for (const row of rows) yield toFeature(row);
       return;
     }
-    const columns = ANNOTATION_COLUMNS.replace("%TABLE%", table);
+    const columns = ANNOTATION_COLUMNS.replaceAll("%TABLE%", table);
     const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${table} t LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`)
       .raw()
       .iterate(
