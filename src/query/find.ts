@@ -2,7 +2,8 @@
  * Answers a FeatureQuery from any FeatureStore: the store narrows by bounding box and tags
  * (its indexes), then each candidate gets the exact area test, in the requested order, until
  * the page and one more match are found. Nothing is read past that point, and no more than
- * one candidate per table is held at a time.
+ * one candidate per table is held at a time. The page's matches are handed over one by one
+ * as they are found, so a caller that writes each out at once holds none of them.
  */
 import type { Geometry } from "../store/geojson.js";
 import { geometryTypeOf } from "../store/store.js";
@@ -15,20 +16,19 @@ const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
   polygon: new Set(["Polygon", "MultiPolygon"]),
 };
 
-export async function findFeatures(store: FeatureStore, query: FeatureQuery): Promise<FeatureQueryResult> {
+export async function findFeatures(store: FeatureStore, query: FeatureQuery, take: (found: FoundFeature) => void): Promise<FeatureQueryResult> {
   const { offset, limit } = query;
   if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number >= 0, found ${offset}`);
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number >= 0, found ${limit}`);
-  const features: FoundFeature[] = [];
   let seen = 0;
   const all = query.order === "newest" ? newestFirst(store, query) : byId(store, query);
   // Leaving the loop early closes the store's queries (for await calls the iterator's return()).
   for await (const found of all) {
-    if (seen === offset + limit) return { features, hasMore: true };
-    if (seen >= offset) features.push(found);
+    if (seen === offset + limit) return { hasMore: true };
+    if (seen >= offset) take(found);
     seen++;
   }
-  return { features, hasMore: false };
+  return { hasMore: false };
 }
 
 /** Table by table in the query's order, each by osm_id. */

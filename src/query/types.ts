@@ -58,8 +58,8 @@ export interface FoundFeature {
   feature: OsmFeature;
 }
 
+/** What a query tells once it has handed over its page. */
 export interface FeatureQueryResult {
-  features: FoundFeature[];
   /** More matches exist after this page. */
   hasMore: boolean;
 }

@@ -9,7 +9,7 @@ export function sendJson(reply: FastifyReply, bytes: Buffer): FastifyReply {
   return reply.type("application/json; charset=utf-8").send(bytes);
 }
 
-/** The JSON text of `GeoJSON Feature` from the JSON texts of its geometry and properties. */
+/** A GeoJSON Feature's JSON text, from the JSON texts of its geometry and properties. */
 export function featureJson(id: number, geometry: string, properties: string): string {
   return `{"type":"Feature","id":${id},"geometry":${geometry},"properties":${properties}}`;
 }
@@ -20,32 +20,27 @@ export function withMember(objectJson: string, name: string, json: string): stri
 }
 
 /**
- * `JSON.stringify(head)` with one more member, `name`: the array of `items`, each written as
- * `itemJson` gives it, as UTF-8 bytes. The pieces are encoded one by one into a buffer rather
- * than joined into one string: V8 would copy a joined answer again to measure its length, and
- * the socket would then encode it.
+ * A JSON array written item by item as UTF-8 into one buffer, which doubles when it is full.
+ * Each item is encoded as it comes, so its objects need not live until the answer is whole;
+ * and the answer is never one string, which V8 would copy again to measure it and the socket
+ * would then encode.
  */
-export function jsonWithArray<T>(head: object, name: string, items: readonly T[], itemJson: (item: T) => string): Buffer {
-  const out = new Utf8Buffer();
-  out.append(`${objectJsonOpen(JSON.stringify(head))}${JSON.stringify(name)}:[`);
-  for (let index = 0; index < items.length; index++) {
-    if (index > 0) out.append(",");
-    out.append(itemJson(items[index]!));
-  }
-  return out.append("]}").bytes();
-}
-
-/** An object's JSON text without its closing brace, ready for one more member. */
-function objectJsonOpen(objectJson: string): string {
-  return objectJson === "{}" ? "{" : `${objectJson.slice(0, -1)},`;
-}
-
-/** Text encoded as UTF-8 into one buffer that doubles when it is full. */
-class Utf8Buffer {
+export class JsonArrayBytes {
   #buffer = Buffer.allocUnsafe(64 * 1024);
   #length = 0;
 
-  append(text: string): this {
+  add(itemJson: string): void {
+    if (this.#length > 0) this.#append(",");
+    this.#append(itemJson);
+  }
+
+  /** `JSON.stringify(head)` with one more member, `name`: this array. */
+  memberOf(head: object, name: string): Buffer {
+    const open = Buffer.from(`${objectJsonOpen(JSON.stringify(head))}${JSON.stringify(name)}:[`);
+    return Buffer.concat([open, this.#buffer.subarray(0, this.#length), ARRAY_AND_OBJECT_END]);
+  }
+
+  #append(text: string): void {
     // A UTF-16 code unit is at most 3 bytes of UTF-8, so this room never cuts a character short.
     const needed = this.#length + text.length * 3;
     if (needed > this.#buffer.length) {
@@ -54,10 +49,12 @@ class Utf8Buffer {
       this.#buffer = larger;
     }
     this.#length += this.#buffer.write(text, this.#length);
-    return this;
   }
+}
 
-  bytes(): Buffer {
-    return this.#buffer.subarray(0, this.#length);
-  }
+const ARRAY_AND_OBJECT_END = Buffer.from("]}");
+
+/** An object's JSON text without its closing brace, ready for one more member. */
+function objectJsonOpen(objectJson: string): string {
+  return objectJson === "{}" ? "{" : `${objectJson.slice(0, -1)},`;
 }

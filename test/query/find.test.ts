@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareArea } from "../../src/geometry/geos.js";
 import type { PreparedArea } from "../../src/geometry/geos.js";
 import { findFeatures } from "../../src/query/find.js";
+import { findPage } from "./helpers.js";
 import type { FeatureQuery, TagFilter } from "../../src/query/types.js";
 import type { Geometry, Position } from "../../src/store/geojson.js";
 import { plainFeature } from "../store/helpers.js";
@@ -89,7 +90,7 @@ const query = (overrides: Partial<FeatureQuery> = {}): FeatureQuery => ({
   ...overrides,
 });
 const ids = async (overrides: Partial<FeatureQuery> = {}): Promise<number[]> =>
-  (await findFeatures(store, query(overrides))).features.map(({ feature }) => feature.osmId);
+  (await findPage(store, query(overrides))).features.map(({ feature }) => feature.osmId);
 const tags = (join: "and" | "or", ...conditions: Array<[string, ...string[]]>): TagFilter => ({
   join,
   conditions: conditions.map(([key, ...values]) => ({ key, values })),
@@ -97,7 +98,7 @@ const tags = (join: "and" | "or", ...conditions: Array<[string, ...string[]]>): 
 
 describe("findFeatures", () => {
   it("finds what intersects the area exactly, table by table, by id", async () => {
-    const result = await findFeatures(store, query());
+    const result = await findPage(store, query());
     expect(result.hasMore).toBe(false);
     expect(result.features.map(({ table, feature }) => `${table}/${feature.osmId}`)).toEqual([
       "nodes/1",
@@ -132,7 +133,7 @@ describe("findFeatures", () => {
         if (table === "ways_poly") yield* [inside, edge, notch];
       },
     } as unknown as FeatureStore;
-    const result = await findFeatures(fake, query({ tables: ["ways_poly"] }));
+    const result = await findPage(fake, query({ tables: ["ways_poly"] }));
     expect(result.features.map(({ feature }) => feature.osmId)).toEqual([20, 21]);
   });
 
@@ -165,16 +166,16 @@ describe("findFeatures", () => {
       const all = await ids({ order });
       for (const limit of [1, 3, 4, 10, 11]) {
         for (let offset = 0; offset <= all.length + 1; offset++) {
-          const page = await findFeatures(store, query({ order, offset, limit }));
+          const page = await findPage(store, query({ order, offset, limit }));
           expect(page.features.map(({ feature }) => feature.osmId)).toEqual(all.slice(offset, offset + limit));
           expect(page.hasMore).toBe(offset + limit < all.length);
         }
       }
-      expect(await findFeatures(store, query({ order, limit: 0 }))).toEqual({ features: [], hasMore: true });
-      expect(await findFeatures(store, query({ order, limit: 0, offset: 10 }))).toEqual({ features: [], hasMore: false });
+      expect(await findPage(store, query({ order, limit: 0 }))).toEqual({ features: [], hasMore: true });
+      expect(await findPage(store, query({ order, limit: 0, offset: 10 }))).toEqual({ features: [], hasMore: false });
     }
-    await expect(findFeatures(store, query({ offset: -1 }))).rejects.toThrow(RangeError);
-    await expect(findFeatures(store, query({ limit: 1.5 }))).rejects.toThrow(RangeError);
+    await expect(findPage(store, query({ offset: -1 }))).rejects.toThrow(RangeError);
+    await expect(findPage(store, query({ limit: 1.5 }))).rejects.toThrow(RangeError);
   });
 
   it("stops reading candidates once the page and one more are found (order id)", async () => {
@@ -197,12 +198,14 @@ describe("findFeatures", () => {
           }
         })(),
     };
-    const page = await findFeatures(counting, query({ limit: 2 }));
-    expect(page).toMatchObject({ hasMore: true });
+    // Each match is handed over as soon as it is read, not when the page is complete.
+    const readAtTake: number[] = [];
+    expect(await findFeatures(counting, query({ limit: 2 }), () => readAtTake.push(read))).toEqual({ hasMore: true });
+    expect(readAtTake).toEqual([1, 2]);
     expect(read).toBe(3);
     read = 0;
     // newest: one head per table, then one candidate per match taken.
-    await findFeatures(counting, query({ order: "newest", limit: 1 }));
+    await findPage(counting, query({ order: "newest", limit: 1 }));
     expect(read).toBeLessThanOrEqual(FEATURE_TABLES.length + 2);
   });
 

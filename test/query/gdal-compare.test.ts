@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareArea } from "../../src/geometry/geos.js";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import { importOsm } from "../../src/osm/import.js";
-import { findFeatures } from "../../src/query/find.js";
+import { findPage } from "./helpers.js";
 import type { AreaFilter, TagFilter } from "../../src/query/types.js";
 import type { Position } from "../../src/store/geojson.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
@@ -54,7 +54,7 @@ const AREAS: Record<string, PolygonalGeometry> = {
 async function ourIds(store: FeatureStore, area: AreaFilter, tags?: TagFilter): Promise<Record<FeatureTable, number[]>> {
   const ids = {} as Record<FeatureTable, number[]>;
   for (const table of FEATURE_TABLES) {
-    const result = await findFeatures(store, { tables: [table], area, ...(tags && { tags }), offset: 0, limit: 1_000_000, order: "id" });
+    const result = await findPage(store, { tables: [table], area, ...(tags && { tags }), offset: 0, limit: 1_000_000, order: "id" });
     ids[table] = result.features.map(({ feature }) => feature.osmId);
     expect(new Set(ids[table]).size, `${table}: duplicates`).toBe(ids[table].length);
     ids[table].sort((a, b) => a - b);

@@ -2,12 +2,12 @@
 import type { FastifyPluginAsync } from "fastify";
 import { DEFAULT_PAGE_SIZE, type RawFeatureCollection, type RawListItem, type RawQuery } from "../../api/raw.js";
 import { findFeatures } from "../../query/find.js";
-import type { FeatureQuery } from "../../query/types.js";
+import type { FeatureQuery, FoundFeature } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
 import { areaFromRing } from "../area.js";
 import { parseUtcDateTime } from "../dates.js";
 import { rawFeatureJson, rawListItem } from "../features.js";
-import { jsonWithArray, sendJson } from "../json-text.js";
+import { JsonArrayBytes, sendJson } from "../json-text.js";
 import { parseTagTerms } from "../tag-terms.js";
 
 type Selection = Pick<FeatureQuery, "tables" | "geometry">;
@@ -20,7 +20,8 @@ const ROUTES: Record<string, { selection: Selection; summary: string }> = {
   all: { selection: { tables: ["ways_poly", "ways_line", "nodes", "relations"] }, summary: "Polygons, lines and nodes" },
 };
 
-async function runQuery(context: RouteContext, body: RawQuery, selection: Selection, order: FeatureQuery["order"]) {
+/** Runs the body's query, handing each match of its page to `take`. */
+async function runQuery(context: RouteContext, body: RawQuery, selection: Selection, order: FeatureQuery["order"], take: (found: FoundFeature) => void) {
   const page = body.page ?? 0;
   const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
   const area = await areaFromRing(body.area, ["body", "area"]);
@@ -31,7 +32,7 @@ async function runQuery(context: RouteContext, body: RawQuery, selection: Select
       createdFrom: body.dateFrom === undefined ? undefined : parseUtcDateTime(body.dateFrom, ["body", "dateFrom"]),
       createdTo: body.dateTo === undefined ? undefined : parseUtcDateTime(body.dateTo, ["body", "dateTo"], "to"),
     };
-    const result = await findFeatures(context.store, {
+    const query: FeatureQuery = {
       ...selection,
       area,
       ...(tags && { tags }),
@@ -41,8 +42,9 @@ async function runQuery(context: RouteContext, body: RawQuery, selection: Select
       offset: page * pageSize,
       limit: pageSize,
       order,
-    });
-    return { page, pageSize, ...result };
+    };
+    const { hasMore } = await findFeatures(context.store, query, take);
+    return { page, pageSize, hasMore };
   } finally {
     area.dispose?.();
   }
@@ -61,9 +63,10 @@ export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) 
         },
       },
       async (request, reply) => {
-        const { page, pageSize, features, hasMore } = await runQuery(context, request.body, selection, "id");
+        const features = new JsonArrayBytes();
+        const { page, pageSize, hasMore } = await runQuery(context, request.body, selection, "id", (found) => features.add(rawFeatureJson(found)));
         const head: Omit<RawFeatureCollection, "features"> = { type: "FeatureCollection", page, pageSize, hasMore };
-        return sendJson(reply, jsonWithArray(head, "features", features, rawFeatureJson));
+        return sendJson(reply, features.memberOf(head, "features"));
       },
     );
     app.post<{ Body: RawQuery }>(
@@ -78,9 +81,9 @@ export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) 
       },
       async (request) => {
         const order = request.body.orderBy === "id" ? "id" : "newest";
-        const { features } = await runQuery(context, request.body, selection, order);
-        const body: RawListItem[] = features.map(rawListItem);
-        return body;
+        const items: RawListItem[] = [];
+        await runQuery(context, request.body, selection, order, (found) => items.push(rawListItem(found)));
+        return items;
       },
     );
   }

@@ -2,12 +2,12 @@
 import type { FastifyPluginAsync } from "fastify";
 import { snapshotParamsPlainAliases, type PlainSnapshotResponse, type SnapshotParamsPlain } from "../../api/snapshot-plain.js";
 import { findFeatures } from "../../query/find.js";
-import type { TagFilter } from "../../query/types.js";
+import type { FeatureQuery, TagFilter } from "../../query/types.js";
 import type { RouteContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
 import { areaFromBBox } from "../area.js";
 import { plainFeatureJson } from "../features.js";
-import { jsonWithArray, sendJson } from "../json-text.js";
+import { JsonArrayBytes, sendJson } from "../json-text.js";
 import { problem } from "../problems.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */
@@ -45,7 +45,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
       const select = params.select ?? DEFAULTS.select;
       const area = await areaFromBBox(params.bbox, ["body", "bbox"]);
       try {
-        const { features, hasMore } = await findFeatures(context.store, {
+        const query: FeatureQuery = {
           tables: params.lookIn ?? DEFAULTS.lookIn,
           ...(params.geometryType && { geometry: params.geometryType }),
           area,
@@ -53,7 +53,9 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
           offset: 0,
           limit: context.plainFeatureLimit,
           order: "id",
-        });
+        };
+        const features = new JsonArrayBytes();
+        const { hasMore } = await findFeatures(context.store, query, ({ feature }) => features.add(plainFeatureJson(feature, select)));
         if (hasMore) {
           throw problem(
             ["body"],
@@ -62,7 +64,7 @@ export const snapshotPlainRoutes: FastifyPluginAsync<RouteContext> = async (app,
           );
         }
         const head: Omit<PlainSnapshotResponse, "features"> = { type: "FeatureCollection" };
-        return sendJson(reply, jsonWithArray(head, "features", features, ({ feature }) => plainFeatureJson(feature, select)));
+        return sendJson(reply, features.memberOf(head, "features"));
       } finally {
         area.dispose?.();
       }
