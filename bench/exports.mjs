@@ -11,7 +11,7 @@ import { join } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
 const BIN = join(root, "bin/basemodel.js");
-const ANDORRA = join(root, "../shared/data/osm/andorra-2021-04-14.osm.pbf");
+const ANDORRA = join(root, "fixtures/osm/andorra-2021-04-14.osm.pbf");
 /** The extract's bounds (osmium fileinfo), as the export polygon. */
 const AREA = { type: "Polygon", coordinates: [[[1.4, 42.4], [1.8, 42.4], [1.8, 42.7], [1.4, 42.7], [1.4, 42.4]]] };
 const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };

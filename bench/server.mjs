@@ -13,8 +13,8 @@ import autocannon from "autocannon";
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
 const BIN = join(root, "bin/basemodel.js");
-const ANDORRA = join(root, "../shared/data/osm/andorra-2021-04-14.osm.pbf");
-const MONACO = join(root, "../shared/data/osm/monaco-2025-01-01.osm.pbf");
+const ANDORRA = join(root, "fixtures/osm/andorra-2021-04-14.osm.pbf");
+const MONACO = join(root, "fixtures/osm/monaco-2025-01-01.osm.pbf");
 const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };
 const CENTRE = [7.4186, 43.7302, 7.4316, 43.7392];
 

@@ -13,7 +13,7 @@ import { has, load, startServe } from "./server.mjs";
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
 const BIN = join(root, "bin/basemodel.js");
-const ANDORRA = join(root, "../shared/data/osm/andorra-2021-04-14.osm.pbf");
+const ANDORRA = join(root, "fixtures/osm/andorra-2021-04-14.osm.pbf");
 const CHANGES = 10_000;
 const CHANGESET = 999_000_001;
 

@@ -6,9 +6,9 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { FEATURE_TABLES } from "../../src/store/store.js";
-import { basemodel, BIN, ROOT, scratchDir, SHARED } from "./helpers.js";
+import { ANDORRA, MONACO } from "../osm/helpers.js";
+import { basemodel, BIN, ROOT, scratchDir } from "./helpers.js";
 
-const MONACO = join(SHARED, "data/osm/monaco-2025-01-01.osm.pbf");
 const FIXTURE = join(ROOT, "fixtures/osm/assembly.osm");
 const dir = scratchDir();
 
@@ -170,7 +170,7 @@ describe("basemodel import interrupted", () => {
     mkdirSync(folder);
     const db = join(folder, "andorra.db");
     writeFileSync(db, "the previous store");
-    const child = spawn(process.execPath, [BIN, "import", join(SHARED, "data/osm/andorra-2021-04-14.osm.pbf"), "--db", db, "--force"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "import", ANDORRA, "--db", db, "--force"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));

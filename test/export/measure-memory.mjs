@@ -41,7 +41,7 @@ if (role === "child") {
   const work = mkdtempSync(join(tmpdir(), "basemodel-measure-"));
   try {
     const db = join(work, "andorra.db");
-    await importOsm(fileURLToPath(new URL("../../../shared/data/osm/andorra-2021-04-14.osm.pbf", import.meta.url)), db);
+    await importOsm(fileURLToPath(new URL("../../fixtures/osm/andorra-2021-04-14.osm.pbf", import.meta.url)), db);
     const store = await sqliteStoreFactory.open(db);
     const frequency = new Map();
     for (const table of FEATURE_TABLES)

@@ -9,12 +9,11 @@ import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The shared real extracts (ODbL); read in place, never copied into the repository. */
-export const osmExtract = (name: string): string => resolve(here, "../../../shared/data/osm", name);
-export const MONACO = osmExtract("monaco-2025-01-01.osm.pbf");
-export const ANDORRA = osmExtract("andorra-2021-04-14.osm.pbf");
-
 export const fixture = (name: string): string => resolve(here, "../../fixtures/osm", name);
+
+/** The real extracts (ODbL, see fixtures/osm/ATTRIBUTION.md). */
+export const MONACO = fixture("monaco-2025-01-01.osm.pbf");
+export const ANDORRA = fixture("andorra-2021-04-14.osm.pbf");
 
 /** A fresh temporary directory, removed after the test file. */
 export function temporaryDirectory(): string {

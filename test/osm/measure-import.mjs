@@ -1,6 +1,6 @@
 // Measures one import: summary, CPU time and peak RSS. Not a test (no timing is asserted).
 // Needs the build (`npm run build`), then:
-//   node test/osm/measure-import.mjs ../shared/data/osm/andorra-2021-04-14.osm.pbf /tmp/andorra.db
+//   node test/osm/measure-import.mjs fixtures/osm/andorra-2021-04-14.osm.pbf /tmp/andorra.db
 import { importOsm } from "../../dist/osm/import.js";
 
 const [input, output] = process.argv.slice(2);
