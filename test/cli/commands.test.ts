@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { rulesMarkdown } from "../../src/item/rules-doc.js";
-import { basemodel, realModelText, ROOT, scratchDir } from "./helpers.js";
+import { basemodel, itemWithWarningText, ROOT, scratchDir } from "./helpers.js";
 
 const dir = scratchDir();
-const valid = realModelText();
+const valid = itemWithWarningText();
 const broken = valid.replace('"license": "AGPL-3.0-only"', '"license": "GPL, 3.0%\\nor later"');
 writeFileSync(join(dir, "bad.json"), broken);
 writeFileSync(join(dir, "ok.json"), valid);

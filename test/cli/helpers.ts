@@ -6,8 +6,8 @@ import { afterFile } from "../cleanup.js";
 
 export const ROOT = resolve(__dirname, "../..");
 export const BIN = join(ROOT, "bin/basemodel.js");
-export const SHARED = resolve(ROOT, "../shared");
-export const REAL_MODEL = join(SHARED, "data/fair-models/models/unet_segmentation/stac-item.json");
+/** A valid item with one warning, shaped as fAIr publishes its items (see fixtures/warning/README.md). */
+export const ITEM_WITH_WARNING = join(ROOT, "fixtures/warning/hyperparameters-spec.json");
 
 export interface Run {
   code: number | null;
@@ -53,8 +53,8 @@ export function scratchDir(): string {
   return dir;
 }
 
-export function realModelText(): string {
-  return readFileSync(REAL_MODEL, "utf8");
+export function itemWithWarningText(): string {
+  return readFileSync(ITEM_WITH_WARNING, "utf8");
 }
 
 export interface ServeProcess {
@@ -66,9 +66,13 @@ export interface ServeProcess {
   exited: Promise<number | string | null>;
 }
 
-/** Starts `basemodel serve` (add --port 0) as a real process and resolves once it listens. */
+/**
+ * Starts `basemodel serve` (add --port 0) as a real process and resolves once it listens. It runs
+ * in a fresh folder, so that a default --exports (./exports) never meets a server the user runs
+ * from the repository.
+ */
 export function startServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: scratchDir(), stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { basemodel, realModelText, ROOT, scratchDir } from "./helpers.js";
+import { basemodel, itemWithWarningText, ROOT, scratchDir } from "./helpers.js";
 
 const dir = scratchDir();
-const valid = realModelText();
+const valid = itemWithWarningText();
 const broken = valid.replace('"mlm:framework": "PyTorch"', '"mlm:framework": "pytorch"');
 const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split("\n").length;
 

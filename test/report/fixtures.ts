@@ -1,35 +1,36 @@
-/** Run reports built from real validator output on the real fAIr items, for the formatter tests. */
+/** Run reports built from real validator output on the project's item with a warning, for the formatter tests. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, validateDocumentText, type DocumentOptions, type ValidatorOptions } from "../../src/index.js";
 import type { FileReport, RunReport } from "../../src/report/types.js";
 
-const MODELS = resolve(__dirname, "../../../shared/data/fair-models/models");
+/**
+ * A valid item with one warning (an undefined fair:hyperparameters_spec), pretty-printed with 4
+ * spaces as fAIr publishes its items.
+ */
+export const itemText = readFileSync(resolve(__dirname, "../../fixtures/warning/hyperparameters-spec.json"), "utf8");
+const item = JSON.parse(itemText) as Record<string, unknown>;
 
-/** The real UNet base model item, pretty-printed with 4 spaces as published. */
-export const unetText = readFileSync(resolve(MODELS, "unet_segmentation/stac-item.json"), "utf8");
-const unet = JSON.parse(unetText) as Record<string, unknown>;
-
-/** The real item without its one warning (a fair: property the v1.0.0 rules do not define). */
-export const cleanText = unetText.replace('"fair:hyperparameters_spec"', '"hyperparameters_spec"');
+/** The item without its one warning. */
+export const cleanText = itemText.replace('"fair:hyperparameters_spec"', '"hyperparameters_spec"');
 
 /**
- * The real item with four members broken: type "feature" (line 2), mlm:name removed (reported at
- * "properties", line 46), mlm:framework "pytorch" (line 57), and an unknown fair:metric_spec (line 70).
+ * The item with four members broken: type "feature" (line 2), mlm:name removed (reported at
+ * "properties", line 9), mlm:framework "pytorch" (line 18), and an unknown fair:metric_spec (line 60).
  */
-export const brokenText = unetText
+export const brokenText = itemText
   .replace('"type": "Feature"', '"type": "feature"')
-  .replace('"mlm:name": "unet-segmentation",', "")
+  .replace('"mlm:name": "deeplabv3-buildings",', "")
   .replace('"mlm:framework": "PyTorch"', '"mlm:framework": "pytorch"')
-  .replace('"version": "1",', '"version": "1",\n        "fair:metric_spec": [],');
+  .replace('"version": "1.0.0",', '"version": "1.0.0",\n        "fair:metric_spec": [],');
 
 export const syntaxErrorText = '{"type": "Feature",}';
 
-/** Two features: the real item, and a copy with id "b" and type "x". */
-export const collectionText = JSON.stringify({ type: "FeatureCollection", features: [unet, { ...unet, id: "b", type: "x" }] }, null, 2);
+/** Two features: the item, and a copy with id "b" and type "x". */
+export const collectionText = JSON.stringify({ type: "FeatureCollection", features: [item, { ...item, id: "b", type: "x" }] }, null, 2);
 
-/** Line 1 the real item, line 2 blank, line 3 with type "Feat", line 4 not JSON; every line is ~3,500 characters or less. */
-export const ndjsonText = `${JSON.stringify(unet)}\n\n${JSON.stringify({ ...unet, type: "Feat" })}\n{oops\n`;
+/** Line 1 the item, line 2 blank, line 3 with type "Feat", line 4 not JSON; every line is ~3,500 characters or less. */
+export const ndjsonText = `${JSON.stringify(item)}\n\n${JSON.stringify({ ...item, type: "Feat" })}\n{oops\n`;
 
 /** What the CLI builds for one file: the items, and the text when something must be shown in it. */
 export function fileReport(file: string, text: string, options: DocumentOptions & ValidatorOptions = {}): FileReport {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatGithub, formatStepSummary } from "../../src/report/github.js";
-import { brokenText, cleanText, fileReport, issueCount, mixedReport, runReport, unetText, unreadable, withoutPositions } from "./fixtures.js";
+import { brokenText, cleanText, fileReport, issueCount, mixedReport, runReport, itemText, unreadable, withoutPositions } from "./fixtures.js";
 
 const context = { color: false, quiet: false };
 
@@ -33,10 +33,10 @@ describe("github format", () => {
   it("gives file, line, columns (GitHub's end column is inclusive), title and the message with its suggestion", () => {
     const lines = commands(formatGithub(mixed, context));
     expect(lines).toContain(
-      '::error file=models/unet/stac-item.json,line=57,col=26,endLine=57,endColumn=34,title=basemodel enum::properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
+      '::error file=models/unet/stac-item.json,line=18,col=26,endLine=18,endColumn=34,title=basemodel enum::properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
     );
     expect(lines).toContain(
-      '::warning file=models/unet/stac-item.json,line=70,col=9,endLine=70,endColumn=26,title=basemodel unknown-prefixed-property::properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
+      '::warning file=models/unet/stac-item.json,line=60,col=9,endLine=60,endColumn=26,title=basemodel unknown-prefixed-property::properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
     );
     expect(lines).toContain("::error file=missing.json,line=1,title=basemodel read-error::ENOENT: no such file or directory");
   });
@@ -46,15 +46,15 @@ describe("github format", () => {
     const report = runReport([fileReport("dir:a,b/100%.json", framework), unreadable("x,y:z.json", "first line\r\nsecond line 100%")]);
     const lines = commands(formatGithub(report, context));
     expect(lines).toContain(
-      '::error file=dir%3Aa%2Cb/100%25.json,line=57,col=26,endLine=57,endColumn=38,title=basemodel enum::properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("50%25 PyTorch")',
+      '::error file=dir%3Aa%2Cb/100%25.json,line=18,col=26,endLine=18,endColumn=38,title=basemodel enum::properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("50%25 PyTorch")',
     );
     expect(lines).toContain("::error file=x%2Cy%3Az.json,line=1,title=basemodel read-error::first line%0D%0Asecond line 100%25");
   });
 
   it("leaves columns out of ranges over several lines", () => {
-    const text = unetText.replace(/"mlm:tasks": \[\s*"semantic-segmentation"\s*\]/, '"mlm:tasks": {\n            "semantic-segmentation": 1\n        }');
+    const text = itemText.replace(/"mlm:tasks": \[\s*"semantic-segmentation"\s*\]/, '"mlm:tasks": {\n            "semantic-segmentation": 1\n        }');
     const lines = commands(formatGithub(runReport([fileReport("tasks.json", text)]), context));
-    expect(lines[0]).toBe("::error file=tasks.json,line=54,endLine=56,title=basemodel type::properties.mlm:tasks must be an array; found an object");
+    expect(lines[0]).toBe("::error file=tasks.json,line=15,endLine=17,title=basemodel type::properties.mlm:tasks must be an array; found an object");
   });
 
   it("uses line 1 for an issue without a position", () => {
@@ -83,7 +83,7 @@ describe("github step summary", () => {
     const rows = tableRows(markdown);
     expect(rows).toHaveLength(issueCount(mixed) + 1);
     expect(rows).toContain(
-      '| models/unet/stac-item.json | 57:26 | error | enum | properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?) |',
+      '| models/unet/stac-item.json | 18:26 | error | enum | properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?) |',
     );
     expect(rows).toContain("| missing.json |  | error | read-error | ENOENT: no such file or directory |");
     for (const row of rows) expect(cells(row)).toHaveLength(5);
@@ -94,7 +94,7 @@ describe("github step summary", () => {
     const report = runReport([fileReport("a|b.json", framework), unreadable("c.json", "one\ntwo")]);
     const rows = tableRows(formatStepSummary(report));
     expect(rows).toContain(
-      '| a\\|b.json | 57:26 | error | enum | properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("Py\\|Torch \\<b\\>") |',
+      '| a\\|b.json | 18:26 | error | enum | properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("Py\\|Torch \\<b\\>") |',
     );
     expect(rows).toContain("| c.json |  | error | read-error | one<br>two |");
     for (const row of rows) expect(cells(row)).toHaveLength(5);

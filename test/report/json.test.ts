@@ -52,7 +52,7 @@ describe("json format", () => {
     expect(parsed.files.map((file) => file.file)).toEqual(report.files.map((file) => file.file));
     for (const file of parsed.files) expect(Object.keys(file)).toEqual(file.readError === undefined ? ["file", "items"] : ["file", "readError", "items"]);
     expect(parsed.files.at(-1)).toEqual({ file: "missing.json", readError: "ENOENT: no such file or directory", items: [] });
-    expect(output).not.toContain("UNet semantic segmentation model");
+    expect(output).not.toContain("DeepLabV3 with a ResNet-50 backbone");
   });
 
   it("keeps every item and issue of the validator, in a fixed member order", () => {

@@ -67,10 +67,10 @@ describe("junit format", () => {
 
   it("names test cases by item id, else by their place in the file", () => {
     const names = (file: string) => childrenNamed(suite(file), "testcase").map((testcase) => testcase.attributes.name);
-    expect(names("models/unet/stac-item.json")).toEqual(["unet-segmentation"]);
+    expect(names("models/unet/stac-item.json")).toEqual(["deeplabv3-buildings-tuned"]);
     expect(names("bad-syntax.json")).toEqual(["item"]);
-    expect(names("catalog/collection.json")).toEqual(["unet-segmentation", "b"]);
-    // Two lines share the id "unet-segmentation": their line tells them apart.
+    expect(names("catalog/collection.json")).toEqual(["deeplabv3-buildings-tuned", "b"]);
+    // Two lines share the id "deeplabv3-buildings-tuned": their line tells them apart.
     expect(names("items.ndjson")).toEqual(["line 1", "line 3", "line 4"]);
   });
 
@@ -80,20 +80,20 @@ describe("junit format", () => {
     expect(failure!.attributes).toEqual({ message: "3 errors", type: "basemodel" });
     expect(failure!.text.split("\n")).toEqual([
       '2:13 const type must be "Feature"; found a string ("feature") (did you mean "Feature"?)',
-      '46:5 required "mlm:name" is missing from properties',
-      '57:26 enum properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
+      '9:5 required "mlm:name" is missing from properties',
+      '18:26 enum properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
     ]);
     const [systemOut] = childrenNamed(testcase!, "system-out");
     expect(systemOut!.text.split("\n").map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual([
-      "70:9 unknown-prefixed-property",
-      "197:9 unknown-prefixed-property",
+      "60:9 unknown-prefixed-property",
+      "78:9 unknown-prefixed-property",
     ]);
   });
 
   it("passes a valid item, keeping its warnings", () => {
     const [valid] = childrenNamed(suite("catalog/collection.json"), "testcase");
     expect(childrenNamed(valid!, "failure")).toEqual([]);
-    expect(childrenNamed(valid!, "system-out")[0]!.text).toMatch(/^199:9 unknown-prefixed-property /);
+    expect(childrenNamed(valid!, "system-out")[0]!.text).toMatch(/^80:9 unknown-prefixed-property /);
   });
 
   it("reports an unreadable file as a test error", () => {

@@ -122,7 +122,7 @@ describe("sarif format", () => {
         {
           physicalLocation: {
             artifactLocation: { uri: "models/unet/stac-item.json", uriBaseId: "%SRCROOT%" },
-            region: { startLine: 57, startColumn: 26, endLine: 57, endColumn: 35 },
+            region: { startLine: 18, startColumn: 26, endLine: 18, endColumn: 35 },
           },
         },
       ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../src/report/text.js";
-import { brokenText, fileReport, mixedReport, ndjsonText, runReport, syntaxErrorText, unetText, unreadable, withoutPositions } from "./fixtures.js";
+import { brokenText, fileReport, mixedReport, ndjsonText, runReport, syntaxErrorText, itemText, unreadable, withoutPositions } from "./fixtures.js";
 
 const plain = { color: false, quiet: false };
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -24,12 +24,12 @@ describe("text format", () => {
     const output = formatText(runReport([fileReport("models/unet/stac-item.json", brokenText)]), plain);
     const all = lines(output);
     const at = all.indexOf(
-      '  models/unet/stac-item.json:57:26  error  enum  properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
+      '  models/unet/stac-item.json:18:26  error  enum  properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
     );
     expect(at).toBeGreaterThan(-1);
     expect(all.slice(at + 1, at + 4)).toEqual([
-      "      56 |         ],",
-      '    > 57 |         "mlm:framework": "pytorch",',
+      "      17 |         ],",
+      '    > 18 |         "mlm:framework": "pytorch",',
       `         | ${" ".repeat(25)}${"^".repeat(9)}`,
     ]);
     expect(all[0]).toBe("models/unet/stac-item.json");
@@ -44,8 +44,8 @@ describe("text format", () => {
 
   it("points a missing member at the object it is missing from", () => {
     const output = formatText(runReport([fileReport("models/unet/stac-item.json", brokenText)]), plain);
-    expect(output).toContain('  models/unet/stac-item.json:46:5  error  required  "mlm:name" is missing from properties\n');
-    const { line, carets } = frameAt(output, 46);
+    expect(output).toContain('  models/unet/stac-item.json:9:5  error  required  "mlm:name" is missing from properties\n');
+    const { line, carets } = frameAt(output, 9);
     expect(line.slice(carets.indexOf("^"), carets.lastIndexOf("^") + 1)).toBe('"properties"');
   });
 
@@ -82,8 +82,8 @@ describe("text format", () => {
     const all = lines(output);
     const member = all.indexOf('  features[1] (id "b")');
     expect(member).toBeGreaterThan(-1);
-    expect(all[member + 1]).toBe('  catalog/collection.json:411:15  error  const  type must be "Feature"; found a string ("x")');
-    expect(all).toContain('  line 3 (id "unet-segmentation")');
+    expect(all[member + 1]).toBe('  catalog/collection.json:126:15  error  const  type must be "Feature"; found a string ("x")');
+    expect(all).toContain('  line 3 (id "deeplabv3-buildings-tuned")');
     expect(all).toContain("  line 4");
     expect(all).toContain("  items.ndjson:4:2  error  json-syntax  JSON syntax error: Unexpected character 'o' found.");
   });
@@ -98,7 +98,7 @@ describe("text format", () => {
   });
 
   it("does not print a huge minified file, only a slice of it", () => {
-    const item = JSON.parse(unetText) as { properties: Record<string, unknown> };
+    const item = JSON.parse(itemText) as { properties: Record<string, unknown> };
     item.properties.description = "x".repeat(2_000_000);
     item.properties["mlm:framework"] = "pytorch";
     const text = JSON.stringify(item);
