@@ -4,20 +4,21 @@ import { parse, type AnyNode, type LocationRange } from "@humanwhocodes/momoa";
 import { describe, expect, it } from "vitest";
 import { joinPointer } from "../../src/item/pointer.js";
 import { SourceMap, type Span } from "../../src/item/positions.js";
+import { fairModelsFolder } from "../requirements.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 
-/** Every item of the project's fixtures and fAIr's real items. */
+/** Every item of the project's fixtures, and fAIr's real items where ../shared exists. */
 function texts(): Array<{ name: string; text: string }> {
   const found: Array<{ name: string; text: string }> = [];
-  for (const folder of ["fixtures/valid", "fixtures/invalid"]) {
+  for (const folder of ["fixtures/valid", "fixtures/warning", "fixtures/invalid"]) {
     for (const name of readdirSync(join(root, folder))) {
       if (name.endsWith(".json")) found.push({ name: `${folder}/${name}`, text: readFileSync(join(root, folder, name), "utf8") });
     }
   }
-  const shared = join(root, "../shared/data/fair-models");
-  for (const entry of readdirSync(shared, { recursive: true, encoding: "utf8" })) {
-    if (entry.endsWith("stac-item.json")) found.push({ name: entry, text: readFileSync(join(shared, entry), "utf8") });
+  const real = fairModelsFolder();
+  for (const entry of real === undefined ? [] : readdirSync(real, { recursive: true, encoding: "utf8" })) {
+    if (entry.endsWith("stac-item.json")) found.push({ name: entry, text: readFileSync(join(real!, entry), "utf8") });
   }
   return found;
 }

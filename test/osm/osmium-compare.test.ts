@@ -1,7 +1,6 @@
 /**
  * Our import of the Monaco extract against `osmium export` with the HOT-compatible
- * configuration (research/ecosystem.md §4). osmium-tool must be installed (Debian package
- * osmium-tool; CI installs it).
+ * configuration (docs/decisions.md). Needs osmium (Debian package osmium-tool; CI installs it).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +12,7 @@ import { signedArea } from "../../src/osm/rings.js";
 import type { Ring } from "../../src/osm/rings.js";
 import type { Geometry, Position } from "../../src/store/geojson.js";
 import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
+import { hasTool } from "../requirements.js";
 import { MONACO, readAllFeatures, temporaryDirectory } from "./helpers.js";
 
 const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };
@@ -94,7 +94,7 @@ function expectSameAttributes(ours: OsmFeature, theirs: OsmiumFeature): void {
   expect(type === "relation" ? oursWithoutType : ours.tags).toEqual(tags);
 }
 
-describe("Monaco against osmium export", { timeout: 120_000 }, () => {
+describe.skipIf(!hasTool(["osmium"], "osmium-tool"))("Monaco against osmium export", { timeout: 120_000 }, () => {
   const directory = temporaryDirectory();
   let summary: ImportSummary;
   let ours: Record<FeatureTable, Map<number, OsmFeature>>;

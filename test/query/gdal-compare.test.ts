@@ -17,7 +17,6 @@ import type { FeatureStore, FeatureTable } from "../../src/store/store.js";
 import { MONACO, temporaryDirectory } from "../osm/helpers.js";
 import { gdalIds, hasGdal, writeFeaturesFile } from "./gdal-oracle.js";
 
-if (!hasGdal) console.warn("gdal-compare: skipped because ogr2ogr/ogrinfo (Debian package gdal-bin) are not installed");
 
 const rectangle = (minX: number, minY: number, maxX: number, maxY: number): Position[] => [
   [minX, minY],

@@ -2,14 +2,15 @@
  * GDAL (with SpatiaLite) as an independent oracle: our answers are compared with what plain
  * SQL over the same features finds. Needs gdal-bin; CI installs it.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import type { Position } from "../../src/store/geojson.js";
 import { FEATURE_TABLES, type FeatureStore, type FeatureTable } from "../../src/store/store.js";
+import { hasTool } from "../requirements.js";
 
-export const hasGdal = spawnSync("ogr2ogr", ["--version"]).status === 0 && spawnSync("ogrinfo", ["--version"]).status === 0;
+export const hasGdal = hasTool(["ogr2ogr", "ogrinfo"], "gdal-bin");
 
 const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 

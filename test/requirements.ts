@@ -1,0 +1,36 @@
+/**
+ * What some tests need beyond Node and the repository: independent tools to compare against
+ * (osmium, GDAL) and the real fAIr items (AGPL data, kept outside the project in ../shared).
+ * Without one, the tests that need it skip with one line saying what to install. CI sets
+ * BASEMODEL_TEST_ALL=1 (see .ci/run), which turns a missing requirement into a failure: CI
+ * always runs every test.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+export const REQUIRE_ALL = process.env.BASEMODEL_TEST_ALL === "1";
+
+function missing(what: string, remedy: string): false {
+  if (REQUIRE_ALL) throw new Error(`${what} is missing (${remedy}); BASEMODEL_TEST_ALL=1 requires every test to run`);
+  console.warn(`skipped: ${what} is missing; ${remedy}`);
+  return false;
+}
+
+/** Whether every command runs here; the commands are what `debianPackage` installs. */
+export function hasTool(commands: readonly string[], debianPackage: string): boolean {
+  const absent = commands.filter((command) => spawnSync(command, ["--version"], { stdio: "ignore" }).error !== undefined);
+  return absent.length === 0 || missing(absent.join(" and "), `install the Debian package ${debianPackage} to run these tests`);
+}
+
+const FAIR_MODELS = resolve(__dirname, "../../shared/data/fair-models");
+
+/**
+ * The folder of fAIr's real catalogue files, when this clone sits beside ../shared (the
+ * project's own fixtures cover what these tests check for the product).
+ */
+export function fairModelsFolder(): string | undefined {
+  if (existsSync(FAIR_MODELS)) return FAIR_MODELS;
+  missing(`the real fAIr items (${FAIR_MODELS})`, "they are AGPL data, not part of the project; these tests run where ../shared/data/fair-models exists");
+  return undefined;
+}
