@@ -32,11 +32,11 @@ describe("basemodel serve", { timeout: 120_000 }, () => {
       [["--export-max-age", "-1"], "--export-max-age"],
       [["--public-url", "ftp://exports.example.org"], "--public-url must be an http(s) address"],
     ] as const) {
-      const bad = await basemodel(["serve", ...flags]);
+      const bad = await basemodel(["serve", ...flags], { cwd: scratchDir() });
       expect(bad.code, flags.join(" ")).toBe(2);
       expect(bad.stderr).toContain(says);
     }
-    const badPort = await basemodel(["serve", "--port", "http"]);
+    const badPort = await basemodel(["serve", "--port", "http"], { cwd: scratchDir() });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("port");
   });
