@@ -1,7 +1,7 @@
 /**
  * POST /latest/snapshot/ (an asynchronous export to a zip file) and GET /latest/tasks/status/{id}/.
  * Requests are RawDataCurrentParams of raw-data-api 1.0.16; answers carry every member in both
- * spellings (decisions B), so that clients written against either work.
+ * spellings (docs/decisions.md), so that clients written against either work.
  */
 import { EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";

@@ -1,6 +1,6 @@
 /**
  * The name a client chooses for its export becomes part of file names on our disk and in the
- * zip, so it is reduced to letters (with their marks), digits and "_" (decisions B): no separator, no "..", no
+ * zip, so it is reduced to letters (with their marks), digits and "_" (docs/decisions.md): no separator, no "..", no
  * control character can survive, and so no path can leave the export directory.
  */
 import { truncateUtf8 } from "./names.js";

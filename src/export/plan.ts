@@ -1,5 +1,5 @@
 /**
- * What a snapshot request asks for, as queries and columns (decisions B, after raw-data-api
+ * What a snapshot request asks for, as queries and columns (docs/decisions.md, after raw-data-api
  * 1.0.16's query builder): which tables per geometry type, which tag filter, which properties.
  * Pure: no store, no files.
  */

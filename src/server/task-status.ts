@@ -1,4 +1,4 @@
-/** A queued export task as the wire's task status (decisions B: every result member in both spellings). */
+/** A queued export task as the wire's task status (docs/decisions.md: every result member in both spellings). */
 import type { ExportResult, TaskStatus } from "../api/snapshot.js";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
 import type { Task } from "../tasks/queue.js";

@@ -1,5 +1,5 @@
 /**
- * Each filter rule of decisions B over real HTTP on the real Monaco data: the features in the
+ * Each filter rule of docs/decisions.md over real HTTP on the real Monaco data: the features in the
  * downloaded Export.geojson (read by GDAL from the zip) must be exactly those that plain SQL
  * over every Monaco feature (GDAL/SpatiaLite) selects for the rule.
  */

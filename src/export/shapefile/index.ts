@@ -1,5 +1,5 @@
 /**
- * ESRI Shapefile, written by the project (the npm writers are broken: research/ecosystem.md §5).
+ * ESRI Shapefile, written by the project (the npm writers are broken: docs/decisions.md, "Writers").
  * A shapefile holds one geometry type, so an export makes up to three, named as the real
  * service names them: `<base>_point`, `<base>_line`, `<base>_poly`, each with .shp .shx .dbf
  * .prj (WGS 84) .cpg (UTF-8). Records stream to .shp/.shx, whose headers (length, extent) are
