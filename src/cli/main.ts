@@ -56,9 +56,13 @@ const configOption = () => new Option("-c, --config <file>", "configuration file
 function program(): Command {
   const cli = new Command("basemodel")
     .description("Validate fAIr base model items (STAC + MLM + fair:)")
-    .version(version)
-    .showHelpAfterError()
+    .version(version, "-v, --version", "print the version")
     .exitOverride();
+  // -V as well, the flag before -v: commander takes one short flag per option.
+  cli.addOption(new Option("-V").hideHelp()).on("option:V", () => {
+    process.stdout.write(`${version}\n`);
+    throw new CommanderError(0, "commander.version", version);
+  });
 
   cli
     .command("validate")
@@ -173,6 +177,11 @@ function program(): Command {
       process.exitCode = await runServe(flags, { stdout: process.stdout, stderr: process.stderr, stopped }, version);
     });
 
+  // A usage mistake gets its message and where to read more, not the whole help.
+  for (const command of [cli, ...cli.commands]) {
+    const name = command === cli ? "basemodel" : `basemodel ${command.name()}`;
+    command.showHelpAfterError(`Run ${name} --help for usage.`);
+  }
   return cli;
 }
 

@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { basemodel, ROOT } from "./helpers.js";
+
+const packageVersion = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+describe("basemodel: usage mistakes", () => {
+  const mistakes: Array<[what: string, args: string[], message: string, pointer: string]> = [
+    ["an unknown option", ["validate", "--no-such-flag", "x"], "error: unknown option '--no-such-flag'", "Run basemodel validate --help for usage."],
+    ["a missing option argument", ["validate", "fixtures/valid", "--format"], "error: option '-f, --format <format>' argument missing", "Run basemodel validate --help for usage."],
+    ["a bad option value", ["validate", "fixtures/valid", "--max-errors", "0"], "argument '0' is invalid. expected a whole number of at least 1", "Run basemodel validate --help for usage."],
+    ["a missing required option", ["import", "some.osm.pbf"], "error: required option '--db <path>' not specified", "Run basemodel import --help for usage."],
+    ["an unknown command", ["frobnicate"], "error: unknown command 'frobnicate'", "Run basemodel --help for usage."],
+  ];
+
+  it.each(mistakes)("%s: the error and one line pointing to --help, exit 2", async (_what, args, message, pointer) => {
+    const run = await basemodel(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(message);
+    expect(lines[1]).toBe(pointer);
+  });
+});
+
+describe("basemodel: --version", () => {
+  it.each([["-v"], ["-V"], ["--version"]])("%s prints the version and exits 0", async (flag) => {
+    const run = await basemodel([flag]);
+    expect(run).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: "" });
+  });
+
+  it("help lists -v, --version", async () => {
+    expect((await basemodel(["--help"])).stdout).toMatch(/^ {2}-v, --version /m);
+  });
+});
