@@ -35,14 +35,15 @@ const EXPECTED: Record<keyof FileConfig, string> = {
 
 export const CONFIG_FILE = "basemodel.config.json";
 
+/** The settings, or a UsageError listing every problem, one line each: fixing them one run at a time is tedious. */
 function checked(raw: unknown, source: string): FileConfig {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new UsageError(`${source}: the configuration must be a JSON object`);
-  for (const [key, value] of Object.entries(raw)) {
-    if (!(key in CHECKS)) throw new UsageError(`${source}: unknown setting "${key}"; the settings are ${Object.keys(CHECKS).join(", ")}`);
-    if (!CHECKS[key as keyof FileConfig](value)) {
-      throw new UsageError(`${source}: "${key}" must be ${EXPECTED[key as keyof FileConfig]}; found ${JSON.stringify(value)}`);
-    }
-  }
+  const problems = Object.entries(raw).flatMap(([key, value]) => {
+    if (!Object.hasOwn(CHECKS, key)) return [`${source}: unknown setting "${key}"; the settings are ${Object.keys(CHECKS).join(", ")}`];
+    if (!CHECKS[key as keyof FileConfig](value)) return [`${source}: "${key}" must be ${EXPECTED[key as keyof FileConfig]}; found ${JSON.stringify(value)}`];
+    return [];
+  });
+  if (problems.length > 0) throw new UsageError(problems.join("\n"));
   return raw as FileConfig;
 }
 

@@ -194,7 +194,8 @@ export async function main(argv: string[]): Promise<void> {
       // Commander printed its message already; help and --version end with 0, usage mistakes with 2.
       process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     } else if (error instanceof UsageError) {
-      process.stderr.write(`basemodel: ${error.message}\n`);
+      // A message of several lines lists several problems: each gets the prefix.
+      for (const line of error.message.split("\n")) process.stderr.write(`basemodel: ${line}\n`);
       process.exitCode = EXIT_USAGE;
     } else {
       process.stderr.write(`basemodel: internal error: ${(error as Error).stack ?? error}\n`);

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { basemodel, ROOT } from "./helpers.js";
+import { basemodel, ROOT, scratchDir } from "./helpers.js";
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -33,5 +33,23 @@ describe("basemodel: --version", () => {
 
   it("help lists -v, --version", async () => {
     expect((await basemodel(["--help"])).stdout).toMatch(/^ {2}-v, --version /m);
+  });
+});
+
+describe("basemodel validate: a bad configuration file", () => {
+  it("lists every problem at once, one line each, and exits 2", async () => {
+    const project = scratchDir();
+    copyFileSync(join(ROOT, "fixtures/warning/hyperparameters-spec.json"), join(project, "item.json"));
+    const config = join(project, "basemodel.config.json");
+    writeFileSync(config, JSON.stringify({ strcit: true, maxErrors: "ten", quiet: "yes", toString: 1, format: "json" }));
+    const run = await basemodel(["validate", "item.json"], { cwd: project });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trimEnd().split("\n")).toEqual([
+      `basemodel: ${config}: unknown setting "strcit"; the settings are prefix, schemaUrl, strict, maxErrors, format, quiet, ignore`,
+      `basemodel: ${config}: "maxErrors" must be a whole number of at least 1; found "ten"`,
+      `basemodel: ${config}: "quiet" must be true or false; found "yes"`,
+      `basemodel: ${config}: unknown setting "toString"; the settings are prefix, schemaUrl, strict, maxErrors, format, quiet, ignore`,
+    ]);
   });
 });
