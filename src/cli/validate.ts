@@ -5,7 +5,7 @@ import { formatNames, loadFormatter } from "../report/index.js";
 import type { FileReport, RunReport } from "../report/types.js";
 import { loadConfig } from "./config.js";
 import { findFiles } from "./files.js";
-import { readItemFile } from "./read.js";
+import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ValidateFlags {
@@ -57,10 +57,9 @@ function fileReport(file: string, bytes: Buffer, validator: Validator): FileRepo
   return hasIssues ? { file, items, source: bytes.toString("utf8") } : { file, items };
 }
 
-async function readStdin(stdin: Io["stdin"]): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** The report of one input: its items, or why it could not be read. */
+function inputReport(file: string, read: ReadResult, validator: Validator): FileReport {
+  return "error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator);
 }
 
 /** Progress on standard error for long runs on a terminal; silent otherwise. */
@@ -106,13 +105,12 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   );
   for (const glob of found.emptyGlobs) io.stderr.write(`basemodel: no file matches ${glob}\n`);
   for (const problem of found.problems) reports.push({ file: problem.path, items: [], readError: problem.reason });
-  if (paths.includes("-")) reports.push(fileReport(flags.stdinFilename ?? "<stdin>", await readStdin(io.stdin), validator));
+  if (paths.includes("-")) reports.push(inputReport(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), validator));
 
   const tick = progress(io, found.files.length);
   found.files.forEach((path, index) => {
     const file = relative(io.cwd, path) || path;
-    const read = readItemFile(path);
-    reports.push("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator));
+    reports.push(inputReport(file, readItemFile(path), validator));
     tick(index + 1);
   });
 

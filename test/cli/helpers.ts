@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Readable } from "node:stream";
 import { afterFile } from "../cleanup.js";
 
 export const ROOT = resolve(__dirname, "../..");
@@ -18,7 +19,8 @@ export interface Run {
 export interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  input?: string | Buffer;
+  /** Standard input: all at once, or a stream piped in until it ends or the CLI stops reading. */
+  input?: string | Buffer | Readable;
   /** Run as an unprivileged user, so that file permissions apply even when the tests run as root. */
   unprivileged?: boolean;
   /** Start the CLI with at most this many open file descriptors (`ulimit -n`). */
@@ -41,7 +43,14 @@ export function basemodel(args: string[], options: RunOptions = {}): Promise<Run
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", fail);
     child.on("close", (code) => done({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
+    const input = options.input ?? "";
+    if (typeof input === "string" || Buffer.isBuffer(input)) child.stdin.end(input);
+    else {
+      // The CLI may close its end before the stream is done: that is not the test's failure.
+      child.stdin.on("error", () => {});
+      child.on("close", () => input.destroy());
+      input.pipe(child.stdin);
+    }
   });
 }
 
