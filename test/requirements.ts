@@ -11,16 +11,17 @@ import { resolve } from "node:path";
 
 export const REQUIRE_ALL = process.env.BASEMODEL_TEST_ALL === "1";
 
-function missing(what: string, remedy: string): false {
-  if (REQUIRE_ALL) throw new Error(`${what} is missing (${remedy}); BASEMODEL_TEST_ALL=1 requires every test to run`);
-  console.warn(`skipped: ${what} is missing; ${remedy}`);
+/** Says in one line why tests skip; with REQUIRE_ALL, fails the test file instead. */
+function missing(reason: string): false {
+  if (REQUIRE_ALL) throw new Error(`${reason}, and BASEMODEL_TEST_ALL=1 requires every test to run`);
+  console.warn(`skipped: ${reason}`);
   return false;
 }
 
 /** Whether every command runs here; the commands are what `debianPackage` installs. */
 export function hasTool(commands: readonly string[], debianPackage: string): boolean {
   const absent = commands.filter((command) => spawnSync(command, ["--version"], { stdio: "ignore" }).error !== undefined);
-  return absent.length === 0 || missing(absent.join(" and "), `install the Debian package ${debianPackage} to run these tests`);
+  return absent.length === 0 || missing(`${absent.join(" and ")} not found; install the Debian package ${debianPackage} to run these tests`);
 }
 
 const FAIR_MODELS = resolve(__dirname, "../../shared/data/fair-models");
@@ -31,6 +32,6 @@ const FAIR_MODELS = resolve(__dirname, "../../shared/data/fair-models");
  */
 export function fairModelsFolder(): string | undefined {
   if (existsSync(FAIR_MODELS)) return FAIR_MODELS;
-  missing(`the real fAIr items (${FAIR_MODELS})`, "they are AGPL data, not part of the project; these tests run where ../shared/data/fair-models exists");
+  missing(`fAIr's real items (AGPL data, not part of the project) not found at ${FAIR_MODELS}; these tests run where they are`);
   return undefined;
 }
