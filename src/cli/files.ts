@@ -5,9 +5,19 @@ import type FastGlob from "fast-glob";
 /** Folders never worth walking. */
 export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
 
+export interface FoundFile {
+  /** Absolute: the file to read. */
+  path: string;
+  /**
+   * The path as the user typed it: a file argument itself, a file found in a folder joined to
+   * the folder as typed, a glob's match as the glob was written (absolute if it was).
+   */
+  shown: string;
+}
+
 export interface FoundFiles {
-  /** Absolute paths, each once, sorted. */
-  files: string[];
+  /** Each file once (shown as first found), sorted by absolute path. */
+  files: FoundFile[];
   /** Paths that could not be listed (a folder without permission, a missing path), with the reason. */
   problems: Array<{ path: string; reason: string }>;
   /** Globs that matched nothing. */
@@ -51,35 +61,39 @@ async function ignoreMatcher(ignore: readonly string[]): Promise<(path: string) 
  * does not follow symbolic links to folders (as git does), so a link loop cannot trap it.
  */
 export async function findFiles(args: readonly string[], cwd: string, ignore: readonly string[]): Promise<FoundFiles> {
-  const files = new Set<string>();
+  const files = new Map<string, string>();
+  const add = (path: string, shown: string) => {
+    if (!files.has(path)) files.set(path, shown);
+  };
   const problems: FoundFiles["problems"] = [];
   const emptyGlobs: string[] = [];
-  const display = (path: string) => (isAbsolute(path) ? relative(cwd, path) || "." : path);
   let ignored: ((path: string) => boolean) | undefined;
 
-  const recordingFs = {
+  // fast-glob lists folders by their absolute path; a folder it cannot list is shown as the glob was written.
+  const recordingFs = (pattern: string) => ({
     readdir: ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) =>
       fs.readdir(path, options as { withFileTypes: true }, (error, entries) => {
-        if (error) problems.push({ path: display(path), reason: `cannot list this folder: ${reasonOf(error)}` });
+        const shown = isAbsolute(pattern) ? path : relative(cwd, path) || ".";
+        if (error) problems.push({ path: shown, reason: `cannot list this folder: ${reasonOf(error)}` });
         callback(error, entries);
       })) as unknown as typeof fs.readdir,
-  };
+  });
   // Files and links, never folders. The walk's own entry types decide; only a link costs a stat.
-  const glob = async (patterns: string | string[], base: string): Promise<string[]> =>
+  // Matches come relative to cwd as the pattern was written, absolute for an absolute pattern.
+  const glob = async (pattern: string): Promise<string[]> =>
     (
-      await (await loadFastGlob())(patterns, {
-        cwd: base,
-        absolute: true,
+      await (await loadFastGlob())(pattern, {
+        cwd,
         dot: false,
         onlyFiles: false,
         followSymbolicLinks: false,
         suppressErrors: true,
         ignore: [...DEFAULT_IGNORE, ...ignore],
-        fs: recordingFs,
+        fs: recordingFs(pattern),
         objectMode: true,
       })
     )
-      .filter(({ dirent, path }) => !dirent.isDirectory() && !(dirent.isSymbolicLink() && isFolder(path)))
+      .filter(({ dirent, path }) => !dirent.isDirectory() && !(dirent.isSymbolicLink() && isFolder(resolve(cwd, path))))
       .map(({ path }) => path);
 
   for (const arg of args) {
@@ -89,32 +103,34 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
       isDirectory = lstatSync(path).isDirectory() || (lstatSync(path).isSymbolicLink() && fs.statSync(path).isDirectory());
     } catch (error) {
       if ((await loadFastGlob()).isDynamicPattern(arg)) {
-        const matched = await glob(arg, cwd);
+        const matched = await glob(arg);
         if (matched.length === 0) emptyGlobs.push(arg);
-        matched.forEach((file) => files.add(file));
+        for (const match of matched) add(resolve(cwd, match), match);
       } else if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
         problems.push({ path: arg, reason: reasonOf(error as NodeJS.ErrnoException) });
       } else {
         // The link exists but cannot be followed (loop, permission): the reader says why.
-        files.add(path);
+        add(path, arg);
       }
       continue;
     }
     if (isDirectory) {
       const unreadable = (folder: string, error: NodeJS.ErrnoException) =>
-        problems.push({ path: display(folder), reason: `cannot list this folder: ${reasonOf(error)}` });
+        problems.push({ path: join(arg, folder), reason: `cannot list this folder: ${reasonOf(error)}` });
       ignored ??= await ignoreMatcher(ignore);
-      walkFolder(path, ignored, unreadable).forEach((file) => files.add(file));
-    } else files.add(path);
+      for (const inside of walkFolder(path, ignored, unreadable)) add(join(path, inside), join(arg, inside));
+    } else add(path, arg);
   }
-  return { files: [...files].sort(), problems, emptyGlobs };
+  const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files: sorted.map(([path, shown]) => ({ path, shown })), problems, emptyGlobs };
 }
 
 /**
- * Every *.json file under a folder, found as fast-glob's "**\/*.json" would find it: hidden
- * entries skipped, paths (relative to the folder) that match an ignore pattern left out and
- * such folders not entered, links to folders not followed. Its own walk, because fast-glob's
- * per-entry work cost as much as validating a tenth of the files.
+ * Every *.json file under a folder (paths relative to it), found as fast-glob's "**\/*.json"
+ * would find it: hidden entries skipped, paths that match an ignore pattern left out and such
+ * folders not entered, links to folders not followed. Its own walk, because fast-glob's
+ * per-entry work cost as much as validating a tenth of the files. A folder it cannot list is
+ * given to `unreadable` relative to the root.
  */
 function walkFolder(root: string, ignored: (path: string) => boolean, unreadable: (folder: string, error: NodeJS.ErrnoException) => void): string[] {
   const found: string[] = [];
@@ -125,7 +141,7 @@ function walkFolder(root: string, ignored: (path: string) => boolean, unreadable
     try {
       entries = readdirSync(join(root, folder), { withFileTypes: true });
     } catch (error) {
-      unreadable(join(root, folder), error as NodeJS.ErrnoException);
+      unreadable(folder, error as NodeJS.ErrnoException);
       continue;
     }
     for (const entry of entries) {
@@ -133,7 +149,7 @@ function walkFolder(root: string, ignored: (path: string) => boolean, unreadable
       const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
       if (ignored(path)) continue;
       if (entry.isDirectory()) folders.push(path);
-      else if (entry.name.endsWith(".json") && !(entry.isSymbolicLink() && isFolder(join(root, path)))) found.push(join(root, path));
+      else if (entry.name.endsWith(".json") && !(entry.isSymbolicLink() && isFolder(join(root, path)))) found.push(path);
     }
   }
   return found;

@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { extname, relative } from "node:path";
+import { extname } from "node:path";
 import { createValidator, type Issue, type ItemResult, type Validator } from "../index.js";
 import { formatNames, loadFormatter } from "../report/index.js";
 import type { FileReport, RunReport } from "../report/types.js";
@@ -108,9 +108,8 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   if (paths.includes("-")) reports.push(inputReport(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), validator));
 
   const tick = progress(io, found.files.length);
-  found.files.forEach((path, index) => {
-    const file = relative(io.cwd, path) || path;
-    reports.push(inputReport(file, readItemFile(path), validator));
+  found.files.forEach(({ path, shown }, index) => {
+    reports.push(inputReport(shown, readItemFile(path), validator));
     tick(index + 1);
   });
 

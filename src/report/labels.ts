@@ -1,5 +1,5 @@
 /** How every output format names items, issues and files, so that all of them say the same thing. */
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { Issue } from "../item/issue.js";
 import { describePointer } from "../item/pointer.js";
 import type { FileReport, ItemResult, RunReport } from "./types.js";
@@ -55,10 +55,13 @@ export function* allIssues(report: RunReport): Generator<LocatedIssue> {
 }
 
 /**
- * The file's path relative to the working directory with "/" separators and no leading "./",
- * as CI services expect it (they resolve it against the checkout root).
+ * The file's path relative to the working directory with "/" separators, as CI services expect
+ * it (they resolve it against the checkout root). A file outside the working directory is
+ * given by its absolute path: "../../x" would name nothing in the checkout.
  */
 export function portablePath(file: string): string {
-  const relativePath = isAbsolute(file) ? relative(process.cwd(), file) : file;
-  return relativePath.split(sep).join("/").replace(/^(\.\/)+/, "");
+  const absolute = resolve(file);
+  const inside = relative(process.cwd(), absolute);
+  const outside = inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside);
+  return (outside ? absolute : inside).split(sep).join("/");
 }

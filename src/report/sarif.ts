@@ -4,6 +4,8 @@
  * rule was checked on them.
  */
 import { createHash } from "node:crypto";
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Issue, RuleId } from "../item/issue.js";
 import { rules, type Rule } from "../item/rules.js";
 import { allIssues, issueText, moreIssuesText, portablePath, type LocatedIssue } from "./labels.js";
@@ -41,13 +43,14 @@ function ruleDescriptor(rule: Rule) {
   };
 }
 
-/** A relative URI reference: the portable path with each segment percent-encoded. */
-function artifactUri(file: string): string {
-  return portablePath(file).split("/").map(encodeURIComponent).join("/");
-}
-
-function artifactLocation(file: FileReport) {
-  return { uri: artifactUri(file.file), uriBaseId: SOURCE_ROOT };
+/**
+ * A relative URI reference resolved against the checkout (the portable path with each segment
+ * percent-encoded), or a file URI for a file outside the working directory.
+ */
+function artifactLocation(file: FileReport): { uri: string; uriBaseId?: string } {
+  const path = portablePath(file.file);
+  if (isAbsolute(path)) return { uri: pathToFileURL(path).href };
+  return { uri: path.split("/").map(encodeURIComponent).join("/"), uriBaseId: SOURCE_ROOT };
 }
 
 /** SARIF requires a start line; 1 stands for "somewhere in the file". Columns count UTF-16 code units, as ours do. */
@@ -62,7 +65,7 @@ function region(issue: Issue) {
  */
 function fingerprint({ file, item, issue }: LocatedIssue): string {
   return createHash("sha256")
-    .update(JSON.stringify([artifactUri(file.file), item.index, issue.rule, issue.path]))
+    .update(JSON.stringify([artifactLocation(file).uri, item.index, issue.rule, issue.path]))
     .digest("hex");
 }
 
