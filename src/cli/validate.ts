@@ -129,7 +129,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
 }
 
 function summarise(files: FileReport[], validator: Validator, durationMs: number): RunReport {
-  const summary = { files: files.length, unreadable: 0, items: 0, valid: 0, invalid: 0, errors: 0, warnings: 0, durationMs: Math.round(durationMs) };
+  const summary = { files: files.length, unreadable: 0, items: 0, valid: 0, invalid: 0, errors: 0, warnings: 0, omittedErrors: 0, omittedWarnings: 0, durationMs: Math.round(durationMs) };
   for (const file of files) {
     if (file.readError !== undefined) summary.unreadable++;
     for (const item of file.items) {
@@ -138,6 +138,8 @@ function summarise(files: FileReport[], validator: Validator, durationMs: number
       else summary.invalid++;
       summary.errors += item.errors.length;
       summary.warnings += item.warnings.length;
+      summary.omittedErrors += item.omittedErrors ?? 0;
+      summary.omittedWarnings += item.omittedWarnings ?? 0;
     }
   }
   const { prefix, schemaUrl, strict } = validator.settings;

@@ -39,11 +39,11 @@ export class Engine {
     }
     const keptErrors = errors.slice(0, this.settings.maxErrors);
     const keptWarnings = warnings.slice(0, this.settings.maxErrors - keptErrors.length);
-    return {
-      valid: errors.length === 0,
-      errors: keptErrors,
-      warnings: keptWarnings,
-      omitted: issues.length - keptErrors.length - keptWarnings.length,
-    };
+    const result: ValidationResult = { valid: errors.length === 0, errors: keptErrors, warnings: keptWarnings, omitted: issues.length - keptErrors.length - keptWarnings.length };
+    if (result.omitted > 0) {
+      result.omittedErrors = errors.length - keptErrors.length;
+      result.omittedWarnings = warnings.length - keptWarnings.length;
+    }
+    return result;
   }
 }

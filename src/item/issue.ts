@@ -44,6 +44,9 @@ export interface ValidationResult {
   warnings: Issue[];
   /** Issues left out because of maxErrors. */
   omitted: number;
+  /** Of the issues left out, the errors and the warnings; present only when some were left out. */
+  omittedErrors?: number;
+  omittedWarnings?: number;
 }
 
 /** The result for one item of a document (a single item, a collection member or an NDJSON line). */

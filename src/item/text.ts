@@ -98,8 +98,9 @@ function failed(engine: Engine, issue: Issue, index: number, lineOffset: number)
 export function validateText(engine: Engine, input: string | Uint8Array): ValidationResult {
   const read = readText(input);
   const [item] = "issue" in read ? [failed(engine, read.issue, 0, 0)] : validateParsed(engine, read.text, read.value, 0, false);
-  const { valid, errors, warnings, omitted } = item!;
-  return { valid, errors, warnings, omitted };
+  // The result without the item's place in a document, which a lone text does not have.
+  const { index, pointer, line, id, ...result } = item!;
+  return result;
 }
 
 export type DocumentFormat = "json" | "ndjson";

@@ -4,7 +4,7 @@
  * annotations of a step).
  */
 import type { Issue, Severity } from "../item/issue.js";
-import { issuePosition, issuesOf, issueText, moreIssuesText, portablePath } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath } from "./labels.js";
 import type { FileReport, Formatter, ItemResult, RunReport, RunSummary } from "./types.js";
 
 interface Annotation {
@@ -66,7 +66,7 @@ function readErrorAnnotation(file: string, readError: string): Annotation {
 
 /** Says that maxErrors hid some of the item's issues, which would otherwise go unnoticed. */
 function omittedAnnotation(file: string, item: ItemResult): Annotation {
-  return { severity: "warning", file: portablePath(file), line: item.line ?? 1, title: "basemodel max-errors", message: moreIssuesText(item.omitted) };
+  return { severity: "warning", file: portablePath(file), line: item.line ?? 1, title: "basemodel max-errors", message: moreIssuesText(item) };
 }
 
 function itemAnnotations(file: FileReport, item: ItemResult): Annotation[] {
@@ -107,20 +107,22 @@ function* problemRows(report: RunReport): Generator<Row> {
     if (file.readError !== undefined) yield [file.file, "", "error", "read-error", file.readError];
     for (const item of file.items) {
       for (const issue of issuesOf(item)) yield [file.file, issuePosition(issue) ?? "", issue.severity, issue.rule, issueText(issue)];
-      if (item.omitted > 0) yield [file.file, item.line === undefined ? "" : `${item.line}`, "", "", moreIssuesText(item.omitted)];
+      if (item.omitted > 0) yield [file.file, item.line === undefined ? "" : `${item.line}`, "", "", moreIssuesText(item)];
     }
   }
 }
 
+/** Errors and warnings count every issue found, also those --max-errors left out of the table. */
 function countsTable(summary: RunSummary): string {
+  const found = foundCounts(summary);
   const columns: Array<[string, number]> = [
     ["Files", summary.files],
     ["Unreadable", summary.unreadable],
     ["Items", summary.items],
     ["Valid", summary.valid],
     ["Invalid", summary.invalid],
-    ["Errors", summary.errors],
-    ["Warnings", summary.warnings],
+    ["Errors", found.errors],
+    ["Warnings", found.warnings],
   ];
   return (
     tableRow(columns.map(([name]) => name)) +

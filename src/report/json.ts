@@ -35,12 +35,14 @@ function itemJson(item: ItemResult) {
     errors: item.errors.map(issueJson),
     warnings: item.warnings.map(issueJson),
     omitted: item.omitted,
+    omittedErrors: item.omittedErrors,
+    omittedWarnings: item.omittedWarnings,
   };
 }
 
 function summaryJson(summary: RunSummary) {
-  const { files, unreadable, items, valid, invalid, errors, warnings, durationMs } = summary;
-  return { files, unreadable, items, valid, invalid, errors, warnings, durationMs };
+  const { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs } = summary;
+  return { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs };
 }
 
 /** The source text is left out: it is only kept for the text format's code frames. */

@@ -73,8 +73,10 @@ function caseNames(file: FileReport): string[] {
 }
 
 function itemCase(file: FileReport, item: ItemResult, name: string): string[] {
-  const failureText = issueLines(item.errors) + (item.omitted > 0 ? `\n${moreIssuesText(item.omitted)}` : "");
-  const failure = item.valid ? [] : [leaf("failure", { message: plural(item.errors.length, "error"), type: "basemodel" }, failureText)];
+  const failureText = issueLines(item.errors) + (item.omitted > 0 ? `\n${moreIssuesText(item)}` : "");
+  // Every error found, also those --max-errors left out of the text.
+  const errors = item.errors.length + (item.omittedErrors ?? 0);
+  const failure = item.valid ? [] : [leaf("failure", { message: plural(errors, "error"), type: "basemodel" }, failureText)];
   const warnings = item.warnings.length === 0 ? [] : [leaf("system-out", {}, issueLines(item.warnings))];
   return parent("testcase", { classname: file.file, name }, [...failure, ...warnings]);
 }

@@ -1,8 +1,8 @@
 /** How every output format names items, issues and files, so that all of them say the same thing. */
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { Issue } from "../item/issue.js";
+import type { Issue, ValidationResult } from "../item/issue.js";
 import { describePointer } from "../item/pointer.js";
-import type { FileReport, ItemResult, RunReport } from "./types.js";
+import type { FileReport, ItemResult, RunReport, RunSummary } from "./types.js";
 
 /**
  * Where an item sits in its file, when the file holds more than one: `features[3]` for a
@@ -34,9 +34,15 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-/** Said where maxErrors cut an item's issues short. */
-export function moreIssuesText(omitted: number): string {
-  return `… and ${plural(omitted, "more issue")} (raise --max-errors)`;
+/** Said where maxErrors cut an item's issues short: how many, and of which severity. */
+export function moreIssuesText(item: ValidationResult): string {
+  const split = item.omittedErrors === undefined ? "" : `: ${plural(item.omittedErrors, "error")}, ${plural(item.omittedWarnings ?? 0, "warning")}`;
+  return `… and ${plural(item.omitted, "more issue")}${split} (raise --max-errors)`;
+}
+
+/** Every error and warning found, listed or left out by maxErrors. */
+export function foundCounts(summary: RunSummary): { errors: number; warnings: number } {
+  return { errors: summary.errors + summary.omittedErrors, warnings: summary.warnings + summary.omittedWarnings };
 }
 
 export interface LocatedIssue {

@@ -88,7 +88,7 @@ function notifications(report: RunReport) {
     const unread = file.readError === undefined ? [] : [{ level: "error", message: { text: file.readError }, locations }];
     const cutShort = file.items
       .filter((item) => item.omitted > 0)
-      .map((item) => ({ level: "warning", message: { text: moreIssuesText(item.omitted) }, locations }));
+      .map((item) => ({ level: "warning", message: { text: moreIssuesText(item) }, locations }));
     return [...unread, ...cutShort];
   });
 }

@@ -4,7 +4,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import type { Issue, Severity } from "../item/issue.js";
-import { issuePosition, issuesOf, issueText, itemLabel, moreIssuesText, plural } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, itemLabel, moreIssuesText, plural } from "./labels.js";
 import type { FileReport, FormatContext, Formatter, ItemResult, RunSummary } from "./types.js";
 
 /** Widest slice of a source line a code frame shows: a minified one-line file must not flood the terminal. */
@@ -126,7 +126,7 @@ function itemLines(name: string, file: FileReport, item: ItemResult, source: Sou
   return [
     ...itemHeader(file, item, paint),
     ...issues.flatMap((issue) => [issueLine(name, issue, paint), ...(source ? codeFrame(source, issue, paint) : [])]),
-    ...(item.omitted > 0 ? [`  ${paint.dim(moreIssuesText(item.omitted))}`] : []),
+    ...(item.omitted > 0 ? [`  ${paint.dim(moreIssuesText(item))}`] : []),
   ];
 }
 
@@ -148,12 +148,20 @@ function count(value: number, noun: string, color: ChalkInstance): string {
   return value > 0 ? color(text) : text;
 }
 
+/** Every issue found is counted; when --max-errors left some out, how many are shown. */
+function issueCounts(summary: RunSummary, paint: ChalkInstance): string {
+  const found = foundCounts(summary);
+  const errors = count(found.errors, "error", paint.red);
+  const warnings = count(found.warnings, "warning", paint.yellow);
+  if (summary.omittedErrors + summary.omittedWarnings === 0) return `${errors}, ${warnings}`;
+  return `${errors} and ${warnings}, showing ${summary.errors + summary.warnings}`;
+}
+
 function summaryLine(summary: RunSummary, paint: ChalkInstance): string {
   const unreadable = summary.unreadable > 0 ? `, ${paint.red(`${summary.unreadable} unreadable`)}` : "";
   return (
     `${plural(summary.files, "file")}${unreadable}, ${plural(summary.items, "item")}: ` +
-    `${summary.valid} valid, ${summary.invalid} invalid; ` +
-    `${count(summary.errors, "error", paint.red)}, ${count(summary.warnings, "warning", paint.yellow)} ` +
+    `${summary.valid} valid, ${summary.invalid} invalid; ${issueCounts(summary, paint)} ` +
     `(${Math.round(summary.durationMs)} ms)`
   );
 }

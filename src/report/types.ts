@@ -19,8 +19,12 @@ export interface RunSummary {
   items: number;
   valid: number;
   invalid: number;
+  /** Errors and warnings listed in the report. */
   errors: number;
   warnings: number;
+  /** Errors and warnings found but left out by maxErrors: with the listed ones, every issue found. */
+  omittedErrors: number;
+  omittedWarnings: number;
   durationMs: number;
 }
 

@@ -66,6 +66,8 @@ export function runReport(files: FileReport[], durationMs = 12.4): RunReport {
       invalid: items.length - valid,
       errors: items.reduce((sum, item) => sum + item.errors.length, 0),
       warnings: items.reduce((sum, item) => sum + item.warnings.length, 0),
+      omittedErrors: items.reduce((sum, item) => sum + (item.omittedErrors ?? 0), 0),
+      omittedWarnings: items.reduce((sum, item) => sum + (item.omittedWarnings ?? 0), 0),
       durationMs,
     },
     settings: { prefix: DEFAULT_PREFIX, schemaUrl: DEFAULT_SCHEMA_URL, strict: false },

@@ -65,7 +65,7 @@ describe("github format", () => {
   it("says when --max-errors left issues out", () => {
     const lines = commands(formatGithub(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), context));
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toBe("::warning file=a.json,line=1,title=basemodel max-errors::… and 3 more issues (raise --max-errors)");
+    expect(lines[2]).toBe("::warning file=a.json,line=1,title=basemodel max-errors::… and 3 more issues: 1 error, 2 warnings (raise --max-errors)");
   });
 
   it("writes nothing when there is nothing to say", () => {
@@ -100,9 +100,12 @@ describe("github step summary", () => {
     for (const row of rows) expect(cells(row)).toHaveLength(5);
   });
 
-  it("lists the issues --max-errors left out", () => {
-    const rows = tableRows(formatStepSummary(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })])));
-    expect(rows.at(-1)).toBe("| a.json | 1 |  |  | … and 3 more issues (raise --max-errors) |");
+  it("lists the issues --max-errors left out, and counts every issue found", () => {
+    const summary = formatStepSummary(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]));
+    const rows = tableRows(summary);
+    expect(rows.at(-1)).toBe("| a.json | 1 |  |  | … and 3 more issues: 1 error, 2 warnings (raise --max-errors) |");
+    // Files, Unreadable, Items, Valid, Invalid, Errors, Warnings: 3 errors and 2 warnings, though 2 errors are listed.
+    expect(summary).toContain("| 1 | 0 | 1 | 0 | 1 | 3 | 2 |");
   });
 
   it("stays under GitHub's 1 MiB limit, and says how many rows it left out", () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatJson } from "../../src/report/json.js";
-import { mixedReport } from "./fixtures.js";
+import { brokenText, fileReport, mixedReport, runReport } from "./fixtures.js";
 
 const ROOT = resolve(__dirname, "../..");
 const packageVersion = (JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -45,7 +45,7 @@ describe("json format", () => {
     expect(parsed.tool).toEqual({ name: "basemodel", version: packageVersion });
     expect(parsed.settings).toEqual(report.settings);
     expect(parsed.summary).toEqual(report.summary);
-    expect(Object.keys(parsed.summary as object)).toEqual(["files", "unreadable", "items", "valid", "invalid", "errors", "warnings", "durationMs"]);
+    expect(Object.keys(parsed.summary as object)).toEqual(["files", "unreadable", "items", "valid", "invalid", "errors", "warnings", "omittedErrors", "omittedWarnings", "durationMs"]);
   });
 
   it("lists every file with its items, and never the source text", () => {
@@ -69,8 +69,17 @@ describe("json format", () => {
     expect(output).not.toContain("null");
   });
 
+  it("counts the issues --max-errors left out, by severity, per item and in the summary", () => {
+    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { color: false, quiet: false })) as JsonReport;
+    const [item] = cut.files[0]!.items;
+    expect(item).toMatchObject({ omitted: 3, omittedErrors: 1, omittedWarnings: 2 });
+    expect(item!.errors).toHaveLength(2);
+    expect(cut.summary).toMatchObject({ errors: 2, warnings: 0, omittedErrors: 1, omittedWarnings: 2 });
+  });
+
   it("documents every member it writes in docs/json-format.md", () => {
     // Documented as `name` in its table, or as `parent.name`.
-    for (const name of memberNames(parsed)) expect(documentation, name).toMatch(new RegExp(`\`([\\w.]+\\.)?${name}\``));
+    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { color: false, quiet: false }));
+    for (const name of memberNames([parsed, cut])) expect(documentation, name).toMatch(new RegExp(`\`([\\w.]+\\.)?${name}\``));
   });
 });

@@ -171,7 +171,7 @@ describe("sarif format", () => {
     expect(notifications).toEqual([
       {
         level: "warning",
-        message: { text: "… and 3 more issues (raise --max-errors)" },
+        message: { text: "… and 3 more issues: 1 error, 2 warnings (raise --max-errors)" },
         locations: [{ physicalLocation: { artifactLocation: { uri: "a.json", uriBaseId: "%SRCROOT%" } } }],
       },
     ]);

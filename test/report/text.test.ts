@@ -134,9 +134,10 @@ describe("text format", () => {
     expect(output).not.toContain(" | ");
   });
 
-  it("says how many issues --max-errors left out", () => {
+  it("says how many issues --max-errors left out, and counts every issue found in the summary", () => {
     const output = formatText(runReport([fileReport("models/unet/stac-item.json", brokenText, { maxErrors: 1 })]), plain);
-    expect(lines(output)).toContain("  … and 4 more issues (raise --max-errors)");
+    expect(lines(output)).toContain("  … and 4 more issues: 2 errors, 2 warnings (raise --max-errors)");
+    expect(lines(output)).toContain("1 file, 1 item: 0 valid, 1 invalid; 3 errors and 2 warnings, showing 1 (12 ms)");
   });
 
   it("colours only when asked to, and colours nothing but the styling", () => {
