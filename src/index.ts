@@ -7,31 +7,13 @@
 import type { ItemResult, ValidationResult } from "./item/issue.js";
 import type { BaseModelItem } from "./item/types.js";
 import {
-  createValidator,
-  settingsFrom,
-  validatorWith,
+  validatorFor,
   type DocumentOptions,
   type TextOptions,
   type TextValidationResult,
   type Validator,
   type ValidatorOptions,
 } from "./item/validator.js";
-
-let defaultValidator: Validator | undefined;
-const configured = new Map<string, Validator>();
-
-/** fAIr's validator, or one per distinct set of settings (checked first, compiled once, then reused). */
-function validatorFor(options?: ValidatorOptions): Validator {
-  if (options === undefined) return (defaultValidator ??= createValidator());
-  const settings = settingsFrom(options);
-  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors].join("\n");
-  let validator = configured.get(key);
-  if (!validator) {
-    validator = validatorWith(settings);
-    configured.set(key, validator);
-  }
-  return validator;
-}
 
 /** Splits the text options (file, format) from the validator's; anything but an object is refused. */
 function textOptions<T extends object>(options: T | undefined, own: ReadonlyArray<keyof T>): [Partial<T>, ValidatorOptions | undefined] {

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import validatePublished from "../generated/validate-item.js";
 import { ajvOptions } from "../generated/schema.js";
+import { LruCache } from "./lru.js";
 import { buildSchema, isDefaultSchema, type SchemaSettings } from "./schema.js";
 
 export type SchemaError = Pick<ErrorObject, "instancePath" | "schemaPath" | "keyword" | "params">;
@@ -12,7 +13,8 @@ export interface CompiledCheck {
   errors?: SchemaError[] | null;
 }
 
-const compiled = new Map<string, CompiledCheck>();
+/** Compiled checks of the last settings used: each holds Ajv's generated code. */
+export const compiledChecks = new LruCache<string, CompiledCheck>(16);
 
 /**
  * The check for these settings. The published schema was compiled to code at build time, so
@@ -21,13 +23,9 @@ const compiled = new Map<string, CompiledCheck>();
  */
 export function compiledCheck(settings: SchemaSettings): CompiledCheck {
   if (isDefaultSchema(settings)) return validatePublished as CompiledCheck;
-  const key = `${settings.prefix}\n${settings.schemaUrl}`;
-  let check = compiled.get(key);
-  if (!check) {
+  return compiledChecks.get(`${settings.prefix}\n${settings.schemaUrl}`, () => {
     const require = createRequire(import.meta.url);
     const Ajv = (require("ajv") as typeof import("ajv")).default;
-    check = new Ajv(ajvOptions).compile(buildSchema(settings)) as CompiledCheck;
-    compiled.set(key, check);
-  }
-  return check;
+    return new Ajv(ajvOptions).compile(buildSchema(settings)) as CompiledCheck;
+  });
 }

@@ -1,4 +1,5 @@
 import { Engine, type EngineSettings } from "./engine.js";
+import { LruCache } from "./lru.js";
 import type { Issue, ItemResult, ValidationResult } from "./issue.js";
 import {
   buildSchema,
@@ -79,6 +80,18 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
     throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${shown(maxErrors)}`);
   }
   return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors };
+}
+
+/** Validators of the last settings the functions of the package's entry point were called with. */
+export const validatorsBySettings = new LruCache<string, Validator>(16);
+let defaultValidator: Validator | undefined;
+
+/** fAIr's validator, or one per distinct set of settings (checked first, compiled once, then reused while used). */
+export function validatorFor(options?: ValidatorOptions): Validator {
+  if (options === undefined) return (defaultValidator ??= createValidator());
+  const settings = settingsFrom(options);
+  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors].join("\n");
+  return validatorsBySettings.get(key, () => validatorWith(settings));
 }
 
 /** A validator for one deployment of the format; createValidator() with no options is fAIr's. */
