@@ -103,11 +103,13 @@ function checkTarget(db: string, force: boolean, input: string): void {
 }
 
 /**
- * The importer and the SQLite driver together, before any work: the store loads its driver
- * only after the first pass over the file, too late to tell the user what is missing.
+ * The packages the import loads. All are looked for before any work: the store loads its
+ * driver only after the first pass over the file, too late to tell the user what is missing.
  */
+const OPTIONAL = ["pbf", "saxes", "better-sqlite3"];
+
 function loadImporter(): Promise<typeof import("../osm/import.js")> {
-  return withOptionalDependencies("the import", async () => (await Promise.all([import("../osm/import.js"), import("better-sqlite3")]))[0]);
+  return withOptionalDependencies("import", OPTIONAL, () => import("../osm/import.js"));
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");

@@ -1,19 +1,42 @@
 /**
- * Loading the optional dependencies a command needs before it does any work, so that a missing
- * one is named, with the command that installs it, instead of failing half-way.
+ * The optional dependencies a command needs, looked for before it does any work: every missing
+ * one is named at once, in one line with the command that installs them, instead of one per run
+ * or a stack trace half-way.
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "./usage-error.js";
 
-/** Runs `load`; a missing package becomes a UsageError saying what to install. */
-export async function withOptionalDependencies<T>(what: string, load: () => Promise<T>): Promise<T> {
+/**
+ * Runs `load` once every package of `packages` (what `command` needs) can be found; the missing
+ * ones are a UsageError listing them all. A package `load` still misses (one the list forgot,
+ * or one a dependency needs) is named the same way.
+ */
+export async function withOptionalDependencies<T>(command: string, packages: readonly string[], load: () => Promise<T>): Promise<T> {
+  const missing = packages.filter((name) => !isInstalled(name));
+  if (missing.length > 0) throw missingError(command, missing);
   try {
     return await load();
   } catch (error) {
     const name = missingPackage(error);
     if (name === null) throw error;
-    throw new UsageError(`${what} needs the optional dependency ${name}: run \`npm install ${name}@${peerMajor(name)}\``);
+    throw missingError(command, [name]);
   }
+}
+
+/** Found as `import()` would find it, without loading it. */
+function isInstalled(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function missingError(command: string, names: readonly string[]): UsageError {
+  const what = names.length === 1 ? "the optional dependency" : "the optional dependencies";
+  const install = names.map((name) => `${name}@${peerMajor(name)}`).join(" ");
+  return new UsageError(`${command} needs ${what} ${names.join(", ")}: run \`npm install ${install}\``);
 }
 
 function missingPackage(error: unknown): string | null {

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import { withOptionalDependencies } from "./optional.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
 
@@ -42,20 +43,10 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Loads the server's optional dependencies, or says in one line what to install. */
 async function loadServer() {
-  try {
-    const [server, store, queue, tasks] = await Promise.all([
-      import("../server/app.js"),
-      import("../store/sqlite.js"),
-      import("../tasks/sqlite-queue.js"),
-      import("../tasks/export-tasks.js"),
-    ]);
-    return { ...server, ...store, ...queue, ...tasks };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
-      throw new UsageError(`the server needs its optional dependencies: npm install ${OPTIONAL.join(" ")}`);
-    }
-    throw error;
-  }
+  const [server, store, queue, tasks] = await withOptionalDependencies("serve", OPTIONAL, () =>
+    Promise.all([import("../server/app.js"), import("../store/sqlite.js"), import("../tasks/sqlite-queue.js"), import("../tasks/export-tasks.js")]),
+  );
+  return { ...server, ...store, ...queue, ...tasks };
 }
 
 /** Serving from this process alone: it ends only when stopped. */

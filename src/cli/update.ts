@@ -27,6 +27,10 @@ export interface UpdateIo {
 const EXIT_UPDATED = 0;
 const EXIT_UPDATE_FAILED = 1;
 
+/** The packages update and check load; the data quality checks also need QUALITY_OPTIONAL. */
+const OPTIONAL = ["better-sqlite3", "saxes", "pbf"];
+const QUALITY_OPTIONAL = ["geos-wasm"];
+
 export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo): Promise<number> {
   checkFiles([
     [change, "the change file"],
@@ -34,8 +38,9 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
     [flags.changesets, "--changesets"],
     [flags.rules, "--rules"],
   ]);
-  const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("basemodel update", loadUpdater);
   const skipQuality = flags.quality === false;
+  const packages = skipQuality ? OPTIONAL : [...OPTIONAL, ...QUALITY_OPTIONAL];
+  const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("update", packages, loadUpdater);
   const rules = skipQuality ? undefined : await ruleSet(loadRuleSet, flags.rules);
 
   const started = performance.now();
@@ -63,7 +68,7 @@ export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: Upd
     [flags.db, "--db"],
     [flags.rules, "--rules"],
   ]);
-  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("basemodel check", loadUpdater);
+  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...OPTIONAL, ...QUALITY_OPTIONAL], loadUpdater);
   const rules = await ruleSet(loadRuleSet, flags.rules);
   const started = performance.now();
   try {
@@ -113,8 +118,6 @@ async function loadUpdater() {
     import("../update/errors.js"),
     import("../osm/errors.js"),
     import("../quality/rules.js"),
-    import("better-sqlite3"),
-    import("saxes"),
   ]);
   return { updateStore: update.updateStore, checkWholeStore: update.checkWholeStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadRuleSet: rules.loadRuleSet };
 }

@@ -25,17 +25,20 @@ export interface RunOptions {
   unprivileged?: boolean;
   /** Start the CLI with at most this many open file descriptors (`ulimit -n`). */
   maxOpenFiles?: number;
+  /** Another copy of bin/basemodel.js to run (an installed package's). */
+  bin?: string;
 }
 
 /** Runs the real CLI in a child process, as a user would. */
 export function basemodel(args: string[], options: RunOptions = {}): Promise<Run> {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
   const asNobody = options.unprivileged && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const bin = options.bin ?? BIN;
   return new Promise((done, fail) => {
     const [command, argv] =
       options.maxOpenFiles === undefined
-        ? [process.execPath, [BIN, ...args]]
-        : ["/bin/sh", ["-c", `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, process.execPath, BIN, ...args]];
+        ? [process.execPath, [bin, ...args]]
+        : ["/bin/sh", ["-c", `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, process.execPath, bin, ...args]];
     const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, ...asNobody });
     let stdout = "";
     let stderr = "";

@@ -209,7 +209,7 @@ register("./hide.mjs", import.meta.url, { data: process.env.HIDE_PACKAGES.split(
     const db = join(dir, `without-${name}.db`);
     const run = await basemodel(["import", FIXTURE, "--db", db], without([name]));
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`basemodel: the import needs the optional dependency ${name}: run \`npm install ${name}@${major}\`\n`);
+    expect(run.stderr).toBe(`basemodel: import needs the optional dependency ${name}: run \`npm install ${name}@${major}\`\n`);
     expect(existsSync(db)).toBe(false);
   });
 
