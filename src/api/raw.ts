@@ -1,7 +1,8 @@
 /** The feature query API: POST /raw/polygons|lines|nodes|all and their *List variants. */
 import { QUALITY_STATUSES, type QualityStatus } from "../quality/statuses.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
-import { areaRingSchema, nullableInteger, nullableString, pagingProperties } from "./fragments.js";
+import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./fragments.js";
 
@@ -13,17 +14,17 @@ export const rawQuerySchema = {
     area: areaRingSchema,
     tags: {
       type: "string",
-      description: "Comma-separated terms, each `key` (the key present) or `key=value` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter",
+      description: `Comma-separated terms, each \`key\` (the key present) or \`key=value\` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter. At most ${MAX_LIST_ITEMS} terms, keys and values at most ${MAX_TAG_LENGTH} characters`,
       examples: ["building,amenity=cafe"],
     },
     hashtag: {
-      type: "string",
+      ...tagText,
       minLength: 1,
       description: "Only features whose changeset has this hashtag (case-insensitive; a leading # is ignored)",
       examples: ["hotosm-project-123"],
     },
-    dateFrom: { type: "string", description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: ["2025-01-01T00:00:00"] },
-    dateTo: { type: "string", description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: ["2025-01-31"] },
+    dateFrom: { ...dateTimeText, description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: ["2025-01-01T00:00:00"] },
+    dateTo: { ...dateTimeText, description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: ["2025-01-31"] },
     status: { enum: QUALITY_STATUSES, description: "Only features with this data quality status" },
     ...pagingProperties,
     orderBy: {

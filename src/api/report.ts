@@ -5,7 +5,8 @@
  */
 import { GEOMETRY_STATUSES, TAG_STATUSES } from "../quality/statuses.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
-import { areaRingSchema, nullableInteger, nullableString, pagingProperties } from "./fragments.js";
+import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
 
 export const dataQualityRequestSchema = {
   $id: "DataQualityRequest",
@@ -14,18 +15,20 @@ export const dataQualityRequestSchema = {
   additionalProperties: false,
   properties: {
     fromDate: {
-      type: "string",
+      ...dateTimeText,
       description:
         "Only problems of edits made at or after this time (ISO 8601; no zone = UTC). An edit's time is its changeset's closing time when the server has the changeset, else the edited version's timestamp",
       examples: ["2025-01-01T00:00:00"],
     },
-    toDate: { type: "string", description: "Only problems of edits made at or before this time (ISO 8601; no zone = UTC); not before fromDate", examples: ["2025-01-31T23:59:59"] },
+    toDate: { ...dateTimeText, description: "Only problems of edits made at or before this time (ISO 8601; no zone = UTC); not before fromDate", examples: ["2025-01-31T23:59:59"] },
     hashtags: {
       // One type list rather than anyOf: a wrong value then gets one message, not one per branch.
       type: ["string", "array"],
       minLength: 1,
-      items: { type: "string", minLength: 1 },
-      description: "A hashtag or a list of them: only problems of edits whose changeset has any of them (case-insensitive; a leading # is ignored); absent or [] = any changeset",
+      maxLength: MAX_TAG_LENGTH,
+      maxItems: MAX_LIST_ITEMS,
+      items: { ...tagText, minLength: 1 },
+      description: `A hashtag or a list of at most ${MAX_LIST_ITEMS}: only problems of edits whose changeset has any of them (case-insensitive; a leading # is ignored); absent or [] = any changeset`,
       examples: [["hotosm-project-123", "mapathon-monaco"]],
     },
     area: {

@@ -1,6 +1,8 @@
 /** POST /latest/snapshot/plain/: features of a small region as GeoJSON, answered at once. */
 import type { AliasSpec } from "./aliases.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+import { tagText } from "./fragments.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
 
 export const FEATURE_TABLE_NAMES = ["nodes", "ways_poly", "ways_line", "relations"] as const;
 export const GEOMETRY_TYPES = ["point", "line", "polygon"] as const;
@@ -9,7 +11,7 @@ export const snapshotParamsPlainSchema = {
   $id: "SnapshotParamsPlain",
   type: "object",
   additionalProperties: false,
-  description: "Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too.",
+  description: `Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too. Lists hold at most ${MAX_LIST_ITEMS} items, tag keys and values at most ${MAX_TAG_LENGTH} characters.`,
   properties: {
     bbox: {
       type: "array",
@@ -22,19 +24,21 @@ export const snapshotParamsPlainSchema = {
     select: {
       type: "array",
       minItems: 1,
-      items: { type: "string", minLength: 1 },
+      maxItems: MAX_LIST_ITEMS,
+      items: { ...tagText, minLength: 1 },
       default: ["*"],
       description: 'Tag keys written as properties (null when a feature lacks one); ["*"] writes every tag',
     },
     where: {
       type: "array",
+      maxItems: MAX_LIST_ITEMS,
       items: {
         type: "object",
         required: ["key", "value"],
         additionalProperties: false,
         properties: {
-          key: { type: "string", minLength: 1 },
-          value: { type: "array", items: { type: "string" }, description: 'Any of these values; ["*"] or [] = the key with any value' },
+          key: { ...tagText, minLength: 1 },
+          value: { type: "array", maxItems: MAX_LIST_ITEMS, items: tagText, description: 'Any of these values; ["*"] or [] = the key with any value' },
         },
       },
       default: [{ key: "building", value: ["*"] }],

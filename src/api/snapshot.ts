@@ -6,6 +6,8 @@
 import { EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";
 import type { Geometry } from "./feature-collection.js";
+import { tagText } from "./fragments.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
 
 /** Exactly the formats the export writers have. */
 export const OUTPUT_TYPES = EXPORT_FORMATS;
@@ -17,14 +19,17 @@ export const UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 const tagFilterSchema = {
   type: "object",
-  description: 'Tag key -> values: [] = the key present with any value, ["a"] = equal, ["a","b"] = any of them',
-  additionalProperties: { type: "array", items: { type: "string" } },
+  description: `Tag key -> values: [] = the key present with any value, ["a"] = equal, ["a","b"] = any of them; at most ${MAX_LIST_ITEMS} keys, each with at most ${MAX_LIST_ITEMS} values`,
+  maxProperties: MAX_LIST_ITEMS,
+  propertyNames: { maxLength: MAX_TAG_LENGTH },
+  additionalProperties: { type: "array", maxItems: MAX_LIST_ITEMS, items: tagText },
 } as const;
 
 const attributeListSchema = {
   type: "array",
-  items: { type: "string", minLength: 1 },
-  description: "Tag keys written as columns (osm_id is always written)",
+  maxItems: MAX_LIST_ITEMS,
+  items: { ...tagText, minLength: 1 },
+  description: `Tag keys written as columns (osm_id is always written); "name, addr:street" is two keys; at most ${MAX_LIST_ITEMS} keys`,
 } as const;
 
 const perGeometry = <S extends object>(schema: S) =>
@@ -62,6 +67,7 @@ export const snapshotParamsSchema = {
     },
     geometryType: {
       type: "array",
+      maxItems: MAX_LIST_ITEMS,
       items: { enum: SNAPSHOT_GEOMETRY_TYPES },
       description: "point = nodes; line = ways_line and non-area relations; polygon = ways_poly and area relations; absent or all_geometry = all three",
     },

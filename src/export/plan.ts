@@ -63,7 +63,7 @@ function tagFilter(tags: Record<string, string[]> | undefined, join: "OR" | "AND
 }
 
 /** "name, addr:street" is two attributes, as in the real service; osm_id is always the first column. */
-function attributeKeys(attributes: readonly string[]): string[] {
+export function attributeKeys(attributes: readonly string[]): string[] {
   const keys = attributes.flatMap((entry) => entry.split(",")).map((key) => key.trim());
   return [...new Set(keys.filter((key) => key !== "" && key !== "osm_id"))];
 }

@@ -7,6 +7,7 @@
  * structurally sound polygon is handed to GEOS for the topological rules (self-intersection,
  * holes outside the shell, ...).
  */
+import { preview } from "../item/messages.js";
 import type { Position } from "../store/geojson.js";
 import { loadGeos } from "./geos.js";
 import type { GeosInvalidity, PolygonalGeometry } from "./geos.js";
@@ -142,10 +143,9 @@ function checkPosition(position: unknown, path: Array<string | number>, where: s
   });
 }
 
+/** Short whatever the value: a position may be a huge or deeply nested array. */
 function describe(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (value === undefined) return "nothing";
-  return JSON.stringify(value) ?? String(value);
+  return value === undefined ? "nothing" : preview(value);
 }
 
 /** Coordinates as people read them: at most 7 decimals (about 1 cm), no trailing zeros. */

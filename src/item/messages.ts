@@ -17,7 +17,7 @@ const PREVIEW_DEPTH = 3;
  * A short JSON-like rendering of a value. It stops at PREVIEW_LENGTH characters and PREVIEW_DEPTH
  * levels, so that a huge, deeply nested or circular value costs little and cannot overflow the stack.
  */
-function preview(value: unknown): string {
+export function preview(value: unknown): string {
   let out = "";
   const write = (node: unknown, depth: number): void => {
     if (out.length > PREVIEW_LENGTH) return;

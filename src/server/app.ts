@@ -8,6 +8,7 @@ import { schemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
+import { refuseDeepBodies } from "./body-depth.js";
 import { registerDocs } from "./docs.js";
 import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
 import { exportRoutes } from "./routes/exports.js";
@@ -73,6 +74,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   for (const schema of schemas) app.addSchema(schema);
 
+  // Before the schemas or any other hook walk the body: see body-depth.ts.
+  app.addHook("preValidation", refuseDeepBodies);
   // After the body is read and checked, right before the handler: see turns.ts.
   app.addHook("preHandler", firstComeFirstServed());
 

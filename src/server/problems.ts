@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from "ajv";
 import type { ValidationError } from "../api/errors.js";
-import { describeValue } from "../item/messages.js";
+import { describeValue, preview } from "../item/messages.js";
 import { closest } from "../item/suggest.js";
 
 /** Thrown by a route when a request is well-formed JSON but asks for something impossible. */
@@ -47,11 +47,22 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
+/** Why an upper bound is what it is, when its schema says (`x-bound-reason`), to follow the bound in a message. */
+function boundReason(error: ErrorObject): string {
+  const reason = error.parentSchema?.["x-bound-reason"];
+  return typeof reason === "string" ? ` (${reason})` : "";
+}
+
 function detailOf(error: ErrorObject, root: string): ValidationError {
   const loc: Array<string | number> = [root, ...segments(error.instancePath)];
   const params = error.params as Record<string, unknown>;
   const found = describeValue(error.data);
   const what = memberName(loc);
+  // A rule on an object's member names (propertyNames) concerns the name, not the object.
+  if (error.propertyName !== undefined && error.keyword === "maxLength") {
+    const name = error.propertyName;
+    return { loc: [...loc, name], msg: `the member name ${preview(name)} is ${[...name].length} characters long; at most ${params.limit} are allowed`, type: "string_too_long" };
+  }
   switch (error.keyword) {
     case "required":
       return { loc: [...loc, String(params.missingProperty)], msg: `"${params.missingProperty}" is required`, type: "missing" };
@@ -82,18 +93,22 @@ function detailOf(error: ErrorObject, root: string): ValidationError {
     }
     case "minimum":
     case "maximum":
-      return { loc, msg: `${what} must be ${error.keyword === "minimum" ? "at least" : "at most"} ${params.limit}; found ${found}`, type: "value_error" };
+      return { loc, msg: `${what} must be ${error.keyword === "minimum" ? `at least ${params.limit}` : `at most ${params.limit}${boundReason(error)}`}; found ${found}`, type: "value_error" };
+    case "maxProperties":
+      return { loc, msg: `${what} must hold at most ${params.limit} members; found ${Object.keys(error.data as object).length}`, type: "too_long" };
     case "minItems":
     case "maxItems": {
       const limit = Number(params.limit);
       const exact = error.parentSchema?.minItems === error.parentSchema?.maxItems;
       const words = exact ? "exactly" : error.keyword === "minItems" ? "at least" : "at most";
-      return { loc, msg: `${what} must hold ${words} ${limit} item${limit === 1 ? "" : "s"}; found ${found}`, type: "value_error" };
+      return { loc, msg: `${what} must hold ${words} ${limit} item${limit === 1 ? "" : "s"}; found ${found}`, type: error.keyword === "maxItems" && !exact ? "too_long" : "value_error" };
     }
     case "pattern":
       return { loc, msg: `${what} must match ${params.pattern}; found ${found}`, type: "string_pattern_mismatch" };
     case "minLength":
       return { loc, msg: `${what} must not be empty`, type: "value_error" };
+    case "maxLength":
+      return { loc, msg: `${what} must be at most ${params.limit} characters long; found ${[...String(error.data)].length} characters`, type: "string_too_long" };
     case "uniqueItems":
       return { loc, msg: `${what} lists item ${params.j} twice (also at ${params.i})`, type: "value_error" };
     default:
@@ -106,6 +121,8 @@ export function detailsFromSchemaErrors(errors: readonly ErrorObject[], root: st
   const seen = new Set<string>();
   const details: ValidationError[] = [];
   for (const error of errors) {
+    // Ajv follows each broken rule on a member name with "property name must be valid": said already.
+    if (error.keyword === "propertyNames") continue;
     const detail = detailOf(error, root);
     const key = `${JSON.stringify(detail.loc)}\n${detail.type}`;
     if (seen.has(key)) continue;

@@ -80,6 +80,16 @@ describe("polygonProblems", () => {
     expect(await polygonProblems(point)).toEqual([{ code: "not-polygonal", path: ["type"], message: 'the area must be a Polygon or a MultiPolygon, not "Point"' }]);
   });
 
+  it("describes a wrong position briefly, however deep or large it is", async () => {
+    let deep: unknown = [7.42, 43.73];
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    const [nested] = await polygonProblems(polygon([[7.42, 43.73], deep, [7.43, 43.74], [7.42, 43.73]]));
+    expect(nested).toEqual({ code: "not-a-position", path: ["coordinates", 0, 1], message: "position 2 of the outer ring must be a [longitude, latitude] pair, found [[[[…]]]]" });
+    const [large] = await polygonProblems(polygon([[7.42, 43.73], [7.43, "x".repeat(1_000_000)], [7.43, 43.74], [7.42, 43.73]]));
+    expect(large!.path).toEqual(["coordinates", 0, 1, 1]);
+    expect(large!.message).toMatch(/^position 2 of the outer ring: the latitude must be a finite number, found "x{50,}…$/);
+  });
+
   it("prefixes multipolygon parts and caps the number of problems", async () => {
     const problems = await polygonProblems({ type: "MultiPolygon", coordinates: [[square(0, 0, 1, 1)], [[[0, 0], [200, 0], [1, 1], [0, 0]]]] });
     expect(problems).toEqual([

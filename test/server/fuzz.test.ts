@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_BODY_DEPTH } from "../../src/api/limits.js";
+import { startExportServer } from "./exports.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
 
 const ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", ...["polygons", "lines", "nodes", "all"].flatMap((kind) => [`/raw/${kind}`, `/raw/${kind}List`])];
@@ -49,5 +51,50 @@ describe("fuzzing every route with random bodies", { timeout: 600_000 }, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(seen.get(422)).toBeGreaterThan(100);
     expect(seen.get(200)).toBeGreaterThan(10);
+  });
+});
+
+describe("bodies nested deeper than any request needs", { timeout: 600_000 }, () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startExportServer();
+  });
+
+  const DEEP_ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", "/latest/snapshot/", "/raw/all", "/raw/polygonsList", "/report/dataQualityGeo", "/report/dataQualityTags/csv"];
+  const SQUARE = '{"type":"Polygon","coordinates":[[[7.42,43.73],[7.43,43.73],[7.43,43.74],[7.42,43.73]]]}';
+  /** Where a deep value (@) goes: the whole body, and each member of each route, nested or not. */
+  const PLACES = [
+    "@",
+    '{"select":@}', '{"select":[@,@]}', '{"where":@}', '{"where":[{"key":"a","value":@}]}', '{"where":[{"key":@,"value":[]}]}', '{"lookIn":[@,@]}', '{"bbox":[@,1,2,3]}', '{"joinBy":@}',
+    '{"geometry":@}', '{"geometry":{"type":"Polygon","coordinates":@}}', '{"geometry":{"type":"MultiPolygon","coordinates":@}}', '{"geometry":{"type":"Polygon","coordinates":[[[7.42,43.73],[7.43,43.73],@,[7.42,43.73]]]}}',
+    `{"geometry":${SQUARE},"filters":@}`, `{"geometry":${SQUARE},"filters":{"tags":{"point":@}}}`, `{"geometry":${SQUARE},"filters":{"tags":{"point":{"a":@}}}}`,
+    `{"geometry":${SQUARE},"filters":{"attributes":{"point":[@,@]}}}`, `{"geometry":${SQUARE},"geometryType":[@,@]}`,
+    '{"area":@}', '{"tags":@}', '{"page":@}', '{"fromDate":"2020-01-01T00:00:00","hashtags":[@,@]}', '{"fromDate":@}',
+  ];
+  // As text: JSON.stringify itself cannot write such values.
+  const deepArray = (levels: number) => `${"[".repeat(levels)}1${"]".repeat(levels)}`;
+  // Empty member names: two of these, 100,000 levels deep, still fit in the body limit.
+  const deepObject = (levels: number) => `${'{"":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+  it("are a 422 at the first level too deep, on every route, for every member: never a 500, never a crash", async () => {
+    for (const levels of [MAX_BODY_DEPTH + 1, 5_000, 100_000]) {
+      for (const deep of [deepArray(levels), deepObject(levels)]) {
+        for (const place of PLACES) {
+          for (const route of DEEP_ROUTES) {
+            const answer = await server.post(route, place.replaceAll("@", deep));
+            const what = `${route} ${place} at ${levels} levels -> ${answer.status} ${answer.text.slice(0, 300)}`;
+            expect(answer.status, what).toBe(422);
+            expect(answer.body.detail[0].type, what).toBe("too_deep");
+            expect(answer.body.detail[0].loc, what).toHaveLength(MAX_BODY_DEPTH + 1);
+          }
+        }
+      }
+    }
+    expect((await server.get("/latest/status/")).status).toBe(200);
+  });
+
+  it("a body as deep as the bound is read as usual", async () => {
+    const answer = await server.post("/latest/snapshot/plain/", `{"select":${"[".repeat(MAX_BODY_DEPTH - 1)}"a"${"]".repeat(MAX_BODY_DEPTH - 1)}}`);
+    expect(answer.body.detail[0]).toMatchObject({ loc: ["body", "select", 0], type: "type_error" });
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_PAGE } from "../../src/api/limits.js";
 import { MONACO_CENTRE, monacoStorePath, ringOf, startServer, wireValidator, type RunningServer } from "./helpers.js";
 
 const AREA = ringOf(MONACO_CENTRE);
@@ -79,6 +80,21 @@ describe("POST /raw/* on the real Monaco data", () => {
     expect(new Set((await server.post("/raw/nodesList", { area: AREA, tags: "amenity" })).body.map((item: ListItem) => item.type))).toEqual(new Set(["node"]));
   });
 
+  it("the last page allowed, at the largest page size, is an empty page, not an error", async () => {
+    for (const route of ["/raw/all", "/raw/allList"]) {
+      const { status, body } = await server.post(route, { area: AREA, page: MAX_PAGE, pageSize: 5000 });
+      expect(status, route).toBe(200);
+      expect(route.endsWith("List") ? body : body.features).toEqual([]);
+    }
+  });
+
+  it("100 tags terms, keys and values of 255 characters, are answered", async () => {
+    const terms = ["building", ...Array.from({ length: 98 }, (_, i) => `k${i}`.padEnd(255, "x")), `name=${"v".repeat(255)}`];
+    const { status, body } = await server.post("/raw/polygons", { area: AREA, tags: terms.join(",") });
+    expect(status).toBe(200);
+    expect(body.features.length).toBeGreaterThan(0);
+  });
+
   it("an area with nothing in it: [] and an empty collection, never null", async () => {
     const nowhere = ringOf({ minX: 0, minY: 0, maxX: 0.001, maxY: 0.001 });
     expect((await server.post("/raw/all", { area: nowhere })).body.features).toEqual([]);
@@ -108,6 +124,13 @@ describe("POST /raw/* on the real Monaco data", () => {
     ["a page size over 5000", { pageSize: 5001 }, ["body", "pageSize"], /at most 5000/],
     ["a fractional page", { page: 1.5 }, ["body", "page"], /whole number/],
     ["an unknown member", { area: AREA, tag: "building" }, ["body", "tag"], /unknown member "tag" \(did you mean "tags"\?\)/],
+    ["the fuzzer's page", { page: 9007199254741 }, ["body", "page"], /^"page" must be at most 1000000000000 \(page × pageSize, the rows skipped, must stay below 2\^53, .*\); found a number \(9007199254741\)$/],
+    ["a page past any whole number", { page: 1e300 }, ["body", "page"], /at most 1000000000000/],
+    ["101 tags terms", { area: AREA, tags: Array.from({ length: 101 }, (_, i) => `k${i}`).join(",") }, ["body", "tags"], /^tags must hold at most 100 terms; found 101$/],
+    ["a tags key of 256 characters", { area: AREA, tags: `building,${"k".repeat(256)}=yes` }, ["body", "tags"], /^the key of term 2 is 256 characters long; tag keys and values have at most 255$/],
+    ["a tags value of 256 characters", { area: AREA, tags: `name=${"é".repeat(256)}` }, ["body", "tags"], /^the value of term 1 is 256 characters long/],
+    ["a hashtag of 256 characters", { hashtag: "h".repeat(256) }, ["body", "hashtag"], /^"hashtag" must be at most 255 characters long; found 256 characters$/],
+    ["a dateFrom of 65 characters", { dateFrom: `2025-01-01T00:00:00.${"0".repeat(45)}` }, ["body", "dateFrom"], /at most 64 characters long; found 65/],
   ];
   for (const [name, body, loc, msg] of bad) {
     it(`422 for ${name}, naming the member`, async () => {

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_PAGE_REASON } from "../../src/api/limits.js";
 import { updateStore } from "../../src/update/update-store.js";
 import { monacoStoreCopy } from "../monaco.js";
 import { updateFixture } from "../update/helpers.js";
@@ -276,6 +277,31 @@ describe("POST /report/* on the Monaco import with a mapathon applied", () => {
       ],
       ["a page size above 5,000", { fromDate: SINCE_2019, pageSize: 5001 }, [{ loc: ["body", "pageSize"], msg: '"pageSize" must be at most 5000; found a number (5001)', type: "value_error" }]],
       ["a negative page", { fromDate: SINCE_2019, page: -1 }, [{ loc: ["body", "page"], msg: '"page" must be at least 0; found a number (-1)', type: "value_error" }]],
+      [
+        "a page whose rows skipped are past 2^53",
+        { fromDate: SINCE_2019, page: 9007199254741 },
+        [{ loc: ["body", "page"], msg: `"page" must be at most 1000000000000 (${MAX_PAGE_REASON}); found a number (9007199254741)`, type: "value_error" }],
+      ],
+      [
+        "101 hashtags",
+        { fromDate: SINCE_2019, hashtags: Array.from({ length: 101 }, (_, i) => `tag${i}`) },
+        [{ loc: ["body", "hashtags"], msg: '"hashtags" must hold at most 100 items; found an array of 101 items', type: "too_long" }],
+      ],
+      [
+        "a hashtag of 256 characters in a list",
+        { fromDate: SINCE_2019, hashtags: ["hotosm", "h".repeat(256)] },
+        [{ loc: ["body", "hashtags", 1], msg: 'item 1 of "hashtags" must be at most 255 characters long; found 256 characters', type: "string_too_long" }],
+      ],
+      [
+        "a hashtag of 256 characters",
+        { fromDate: SINCE_2019, hashtags: "h".repeat(256) },
+        [{ loc: ["body", "hashtags"], msg: '"hashtags" must be at most 255 characters long; found 256 characters', type: "string_too_long" }],
+      ],
+      [
+        "a fromDate of 65 characters",
+        { fromDate: `2025-01-01T00:00:00.${"0".repeat(45)}` },
+        [{ loc: ["body", "fromDate"], msg: '"fromDate" must be at most 64 characters long; found 65 characters', type: "string_too_long" }],
+      ],
     ];
     it.each(cases)("%s", async (_name, body, detail) => {
       for (const route of ROUTES) {

@@ -1,8 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "../../src/api/limits.js";
 import { MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type RunningServer } from "./helpers.js";
 
 const BBOX = [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY];
 const PLAIN = "/latest/snapshot/plain/";
+/** Where nothing is mapped: an answer that costs nothing to build, whatever it selects. */
+const EMPTY_BBOX = [0, 0, 0.001, 0.001];
+const ALL_TABLES = ["nodes", "ways_poly", "ways_line", "relations"];
+
+const many = <T>(count: number, item: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => item(index));
+/** A tag key of exactly `length` characters, different for each index. */
+const keyOf = (index: number, length = MAX_TAG_LENGTH): string => `k${index}_`.padEnd(length, "x");
 
 describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
   let server: RunningServer;
@@ -89,6 +97,15 @@ describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
     ["a where condition without value", { where: [{ key: "building" }] }, ["body", "where", 0, "value"], /"value" is required/],
     ["select empty", { select: [] }, ["body", "select"], /at least 1 item/],
     ["a body that is an array", [], ["body"], /must be an object; found an empty array/],
+    // A 1.0 MB body: under the body limit.
+    ["the fuzzer's 170,000 select keys", { bbox: EMPTY_BBOX, select: many(170_000, (i) => String(i % 1000)) }, ["body", "select"], /at most 100 items; found an array of 170000 items/],
+    ["101 select keys", { bbox: EMPTY_BBOX, select: many(101, (i) => `k${i}`) }, ["body", "select"], /at most 100 items; found an array of 101 items/],
+    ["a select key of 256 characters", { bbox: EMPTY_BBOX, select: ["name", keyOf(1, 256)] }, ["body", "select", 1], /must be at most 255 characters long; found 256 characters/],
+    ["101 where conditions", { bbox: EMPTY_BBOX, where: many(101, (i) => ({ key: `k${i}`, value: [] })) }, ["body", "where"], /at most 100 items; found an array of 101 items/],
+    ["a where condition with 101 values", { bbox: EMPTY_BBOX, where: [{ key: "building", value: many(101, (i) => `v${i}`) }] }, ["body", "where", 0, "value"], /at most 100 items; found an array of 101 items/],
+    ["a where key of 256 characters", { bbox: EMPTY_BBOX, where: [{ key: keyOf(0, 256), value: [] }] }, ["body", "where", 0, "key"], /at most 255 characters long; found 256/],
+    ["a where value of 256 characters", { bbox: EMPTY_BBOX, where: [{ key: "name", value: ["x".repeat(256)] }] }, ["body", "where", 0, "value", 0], /at most 255 characters long; found 256/],
+    ["a select key of 256 emoji (characters, not UTF-16 units)", { bbox: EMPTY_BBOX, select: ["🏠".repeat(256)] }, ["body", "select", 0], /found 256 characters/],
   ];
   for (const [name, body, loc, msg] of bad) {
     it(`422 for ${name}, naming the member`, async () => {
@@ -100,6 +117,15 @@ describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
       expect(wireValidator("HTTPValidationError")(answer.body)).toBe(true);
     });
   }
+
+  it("lists and tag keys at their bounds are answered", async () => {
+    const select = many(MAX_LIST_ITEMS, (i) => keyOf(i));
+    const where = many(MAX_LIST_ITEMS, (i) => ({ key: i === 0 ? "building" : keyOf(i), value: i === 1 ? many(MAX_LIST_ITEMS, (j) => keyOf(j)) : [] }));
+    const answer = await server.post(PLAIN, { bbox: [7.4265, 43.7395, 7.428, 43.741], select, where, lookIn: ALL_TABLES });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    expect(answer.body.features.length).toBeGreaterThan(0);
+    for (const feature of answer.body.features) expect(Object.keys(feature.properties)).toHaveLength(MAX_LIST_ITEMS + 1);
+  });
 
   it("422 for a body that is not JSON (whatever the content type), or no body at all", async () => {
     for (const headers of [{ "content-type": "application/json" }, { "content-type": "application/x-www-form-urlencoded" }]) {

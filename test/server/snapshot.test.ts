@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_LIST_ITEMS } from "../../src/api/limits.js";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import { deleteOldExports } from "../../src/tasks/export-tasks.js";
 import { gdalLayers, readWithGdal, type ReadFeature } from "../export/helpers.js";
@@ -254,6 +255,52 @@ describe("bad snapshot requests are 422s that say what is wrong", () => {
     expect((await reject({ geometry: SMALL, minZoom: 5, maxZoom: 2 }))[0]!.loc).toEqual(["body", "maxZoom"]);
     expect((await reject({ geometry: SMALL, output_type: "shp", outputType: "shp" }))[0]!.type).toBe("duplicate_alias");
     expect((await reject({ geometry: SMALL, filters: { tags: { point: { amenity: "cafe" } } } }))[0]!.loc).toEqual(["body", "filters", "tags", "point", "amenity"]);
+  });
+
+  it("filters past their bounds: keys, values, key length, attributes (also as keys listed in one entry), geometryType", async () => {
+    const many = <T>(count: number, item: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => item(index));
+    const keys = (count: number) => Object.fromEntries(many(count, (i) => [`k${i}`, []]));
+    const tooMany = { msg: expect.stringMatching(/at most 100 (members|items|tag keys); found (101|an array of 101 items)$/), type: "too_long" };
+    expect(await reject({ geometry: SMALL, filters: { tags: { point: keys(101) } } })).toEqual([{ loc: ["body", "filters", "tags", "point"], ...tooMany }]);
+    expect(await reject({ geometry: SMALL, filters: { tags: { all_geometry: { building: many(101, (i) => `v${i}`) } } } })).toEqual([
+      { loc: ["body", "filters", "tags", "allGeometry", "building"], ...tooMany },
+    ]);
+    expect(await reject({ geometry: SMALL, filters: { tags: { line: { ["k".repeat(256)]: [], highway: ["v".repeat(256)] } } } })).toEqual([
+      { loc: ["body", "filters", "tags", "line", "k".repeat(256)], msg: expect.stringMatching(/^the member name "k{50,}… is 256 characters long; at most 255 are allowed$/), type: "string_too_long" },
+      { loc: ["body", "filters", "tags", "line", "highway", 0], msg: 'item 0 of "highway" must be at most 255 characters long; found 256 characters', type: "string_too_long" },
+    ]);
+    expect(await reject({ geometry: SMALL, filters: { attributes: { polygon: many(101, (i) => `k${i}`) } } })).toEqual([{ loc: ["body", "filters", "attributes", "polygon"], ...tooMany }]);
+    expect(await reject({ geometry: SMALL, filters: { attributes: { point: ["name", ...[0, 50].map((from) => many(50, (i) => `k${from + i}`).join(","))] } } })).toEqual([
+      { loc: ["body", "filters", "attributes", "point"], msg: '"point" must name at most 100 tag keys; found 101', type: "too_long" },
+    ]);
+    expect(await reject({ geometry: SMALL, geometryType: many(101, () => "point") })).toEqual([{ loc: ["body", "geometryType"], ...tooMany }]);
+    // At the bounds, the export is queued.
+    const atBounds = await server.post("/latest/snapshot/", {
+      geometry: SMALL,
+      filters: { tags: { point: Object.fromEntries(many(MAX_LIST_ITEMS, (i) => [`k${i}`.padEnd(255, "x"), many(MAX_LIST_ITEMS, (j) => `v${j}`)])) }, attributes: { point: many(MAX_LIST_ITEMS, (i) => `k${i}`) } },
+    });
+    expect(atBounds.status, atBounds.text).toBe(200);
+  });
+
+  it("coordinates nested 5,000 levels deep, and deep values in other members, are a 422 at the first level too deep", async () => {
+    // As text: JSON.stringify itself cannot write such values.
+    const deep = (levels: number): string => `${"[".repeat(levels)}[7.42, 43.73]${"]".repeat(levels)}`;
+    for (const type of ["Polygon", "MultiPolygon"]) {
+      const [detail] = await reject(`{"geometry":{"type":"${type}","coordinates":${deep(5000)}}}`);
+      expect(detail!.loc).toEqual(["body", "geometry", "coordinates", ...Array(30).fill(0)]);
+      expect(detail!.msg).toBe("the body nests arrays and objects more than 32 levels deep here; no request needs more than 6 (a MultiPolygon's coordinates)");
+      expect(detail!.type).toBe("too_deep");
+    }
+    const [inFilters] = await reject(`{"geometry":${JSON.stringify(SMALL)},"filters":{"tags":{"point":{"building":${deep(100_000)}}}}}`);
+    expect(inFilters!.loc.slice(0, 6)).toEqual(["body", "filters", "tags", "point", "building", 0]);
+  });
+
+  it("a position that is not one says so briefly, however large it is", async () => {
+    const ring = [[7.42, 43.73], [7.43, 43.73], ["x".repeat(500_000)], [7.42, 43.73]];
+    const [detail] = await reject({ geometry: { type: "Polygon", coordinates: [ring] } });
+    expect(detail!.loc).toEqual(["body", "geometry", "coordinates", 0, 2]);
+    expect(detail!.msg).toMatch(/^position 3 of the outer ring must be a \[longitude, latitude\] pair, found \["x{50,}…$/);
+    expect(detail!.msg.length).toBeLessThan(200);
   });
 
   it("task status: an unknown id is a 404, a malformed one a 422", async () => {

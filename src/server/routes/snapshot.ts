@@ -3,7 +3,9 @@
  * goes, and where to download it once done).
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { MAX_LIST_ITEMS } from "../../api/limits.js";
 import { snapshotParamsAliases, UUID_PATTERN, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
+import { attributeKeys } from "../../export/plan.js";
 import { areaKm2 } from "../../geometry/area.js";
 import { polygonProblems } from "../../geometry/validity.js";
 import type { ExportsContext } from "../app.js";
@@ -14,6 +16,13 @@ import { taskStatus } from "../task-status.js";
 async function checkParams(params: SnapshotParams, maxAreaKm2: number): Promise<void> {
   if (params.minZoom !== undefined && params.maxZoom !== undefined && params.minZoom > params.maxZoom) {
     throw problem(["body", "maxZoom"], `"maxZoom" must not be below "minZoom"; found minZoom ${params.minZoom}, maxZoom ${params.maxZoom}`);
+  }
+  for (const [geometry, attributes] of Object.entries(params.filters?.attributes ?? {})) {
+    // The schema bounds the entries; an entry may name several keys ("name, addr:street"), and each is a column.
+    const keys = attributeKeys(attributes).length;
+    if (keys > MAX_LIST_ITEMS) {
+      throw problem(["body", "filters", "attributes", geometry], `"${geometry}" must name at most ${MAX_LIST_ITEMS} tag keys; found ${keys}`, "too_long");
+    }
   }
   const problems = await polygonProblems(params.geometry);
   if (problems.length > 0) {
