@@ -2,7 +2,7 @@
 import type { AliasSpec } from "./aliases.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
-import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
+import { MAX_LIST_ITEMS, MAX_PLAIN_ANSWER_BYTES, MAX_TAG_LENGTH } from "./limits.js";
 
 export const FEATURE_TABLE_NAMES = ["nodes", "ways_poly", "ways_line", "relations"] as const;
 export const GEOMETRY_TYPES = ["point", "line", "polygon"] as const;
@@ -11,7 +11,7 @@ export const snapshotParamsPlainSchema = {
   $id: "SnapshotParamsPlain",
   type: "object",
   additionalProperties: false,
-  description: `Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too. Lists hold at most ${MAX_LIST_ITEMS} items, tag keys and values at most ${MAX_TAG_LENGTH} characters.`,
+  description: `Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too. Lists hold at most ${MAX_LIST_ITEMS} items, tag keys and values at most ${MAX_TAG_LENGTH} characters; an answer over ${MAX_PLAIN_ANSWER_BYTES} bytes is a 422 that points to POST /snapshot/.`,
   properties: {
     bbox: {
       type: "array",

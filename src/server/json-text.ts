@@ -29,6 +29,11 @@ export class JsonArrayBytes {
   #buffer = Buffer.allocUnsafe(64 * 1024);
   #length = 0;
 
+  /** UTF-8 bytes of the items written so far, commas included. */
+  get byteLength(): number {
+    return this.#length;
+  }
+
   add(itemJson: string): void {
     if (this.#length > 0) this.#append(",");
     this.#append(itemJson);

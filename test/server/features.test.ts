@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainFeatureJson } from "../../src/server/features.js";
+import { plainFeatureJson, plainSelection } from "../../src/server/features.js";
 import type { Geometry } from "../../src/store/geojson.js";
 import type { OsmFeature } from "../../src/store/store.js";
 
@@ -38,7 +38,7 @@ describe("/snapshot/plain/ feature properties", () => {
   ];
   for (const [name, tags, text] of cases) {
     it(`select ["*"] writes osm_id then every tag: ${name}`, () => {
-      const answer = JSON.parse(plainFeatureJson(feature(tags, text), ["*"]));
+      const answer = JSON.parse(plainFeatureJson(feature(tags, text), plainSelection(["*"])));
       expect(JSON.stringify(answer.properties)).toBe(expected(tags));
       expect(answer).toMatchObject({ type: "Feature", id: 42, geometry: POINT });
     });
@@ -46,11 +46,11 @@ describe("/snapshot/plain/ feature properties", () => {
 
   it("is the same whether the store hands over tags text or values only", () => {
     const tags = { building: "yes", osm_id: "1", name: "x" };
-    expect(plainFeatureJson(feature(tags), ["*"])).toBe(plainFeatureJson(feature(tags, undefined), ["*"]));
+    expect(plainFeatureJson(feature(tags), plainSelection(["*"]))).toBe(plainFeatureJson(feature(tags, undefined), plainSelection(["*"])));
   });
 
   it("writes the selected tags only, null where a feature lacks one", () => {
-    const answer = JSON.parse(plainFeatureJson(feature({ building: "yes", name: "x" }), ["name", "height", "osm_id"]));
+    const answer = JSON.parse(plainFeatureJson(feature({ building: "yes", name: "x" }), plainSelection(["name", "height", "osm_id"])));
     expect(answer.properties).toEqual({ osm_id: 42, name: "x", height: null });
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "../../src/api/limits.js";
+import { MAX_LIST_ITEMS, MAX_PLAIN_ANSWER_BYTES, MAX_TAG_LENGTH } from "../../src/api/limits.js";
 import { MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type RunningServer } from "./helpers.js";
 
 const BBOX = [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY];
@@ -125,6 +125,33 @@ describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     expect(answer.body.features.length).toBeGreaterThan(0);
     for (const feature of answer.body.features) expect(Object.keys(feature.properties)).toHaveLength(MAX_LIST_ITEMS + 1);
+  });
+
+  it("an answer over the byte bound is a 422 pointing to /snapshot/, before the feature limit is reached", async () => {
+    // 100 selected keys of 255 characters: about 26 kB per feature, so the bound comes after
+    // about 650 features, well before this server's limit of 2,000.
+    const { status, body } = await server.post(PLAIN, { select: many(MAX_LIST_ITEMS, (i) => keyOf(i)), where: [], lookIn: ALL_TABLES });
+    expect(status).toBe(422);
+    expect(body.detail).toEqual([
+      {
+        loc: ["body"],
+        msg: `the features take more than ${MAX_PLAIN_ANSWER_BYTES / 1024 / 1024} MiB of GeoJSON: /snapshot/plain/ is for small regions; use POST /latest/snapshot/ for larger extractions, or select fewer tags`,
+        type: "answer_too_large",
+      },
+    ]);
+    // The server goes on answering.
+    expect((await server.post(PLAIN, { bbox: BBOX })).status).toBe(200);
+  });
+
+  it("select writes each key once, osm_id only as the id, in the order asked", async () => {
+    const { body } = await server.post(PLAIN, { bbox: BBOX, select: ["name", "osm_id", "building", "name", "constructor", "__proto__"] });
+    expect(body.features.length).toBeGreaterThan(0);
+    for (const feature of body.features) {
+      expect(Object.keys(feature.properties)).toEqual(["osm_id", "name", "building", "constructor", "__proto__"]);
+      expect(feature.properties.osm_id).toBe(feature.id);
+      // Keys no feature has are null, never a member inherited from Object.prototype.
+      expect(feature.properties.constructor).toBeNull();
+    }
   });
 
   it("422 for a body that is not JSON (whatever the content type), or no body at all", async () => {
