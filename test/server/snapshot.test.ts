@@ -4,10 +4,12 @@
  * with Range, names that try to escape, concurrent exports, clean-up, and every bad request.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_LIST_ITEMS } from "../../src/api/limits.js";
+import { afterFile } from "../cleanup.js";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import { deleteOldExports } from "../../src/tasks/export-tasks.js";
 import { gdalLayers, readWithGdal, type ReadFeature } from "../export/helpers.js";
@@ -310,6 +312,44 @@ describe("bad snapshot requests are 422s that say what is wrong", () => {
     const malformed = await server.get("/latest/tasks/status/not-a-task/");
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail[0].loc).toEqual(["path", "task_id"]);
+  });
+});
+
+describe("GET /exports/ never follows a symbolic link", () => {
+  let server: ExportServer;
+  let outside: string;
+  const SECRET = "a file outside the export folder";
+  const zipName = (n: number) => `Export_geojson_uid_00000000-0000-4000-8000-00000000000${n}.zip`;
+
+  beforeAll(async () => {
+    server = await startExportServer();
+    outside = mkdtempSync(join(tmpdir(), "basemodel-outside-"));
+    afterFile(() => rmSync(outside, { recursive: true, force: true }));
+  });
+
+  const expectNotServed = async (path: string) => {
+    const answer = await server.get(path);
+    expect(answer.status, path).toBe(404);
+    expect(answer.text, path).not.toContain(SECRET);
+  };
+
+  it("a link named as a finished zip, to a file outside the folder or inside it, is a 404 that leaks nothing", async () => {
+    writeFileSync(join(outside, "secret.zip"), SECRET);
+    symlinkSync(join(outside, "secret.zip"), join(server.directory, zipName(1)));
+    await expectNotServed(`/exports/${zipName(1)}`);
+    // A real file of the folder is served; a link to it is not.
+    writeFileSync(join(server.directory, zipName(2)), SECRET);
+    expect((await server.get(`/exports/${zipName(2)}`)).text).toBe(SECRET);
+    symlinkSync(zipName(2), join(server.directory, zipName(3)));
+    expect((await server.get(`/exports/${zipName(3)}`)).status).toBe(404);
+    rmSync(join(server.directory, zipName(2)));
+  });
+
+  it("a linked sub-folder is never entered", async () => {
+    mkdirSync(join(outside, "folder"));
+    writeFileSync(join(outside, "folder", zipName(4)), SECRET);
+    symlinkSync(join(outside, "folder"), join(server.directory, "linked"));
+    for (const path of [`/exports/linked/${zipName(4)}`, `/exports/linked%2F${zipName(4)}`, "/exports/linked/", "/exports/linked"]) await expectNotServed(path);
   });
 });
 
