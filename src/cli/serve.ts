@@ -66,7 +66,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
-  const { createServer, sqliteStoreFactory, openSqliteTaskQueue, exportTaskHandler, deleteOldExports } = await loadServer();
+  const { createServer, sqliteStoreFactory, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer();
   const exportsDir = resolve(flags.exports);
 
   let demoDir: string | undefined;
@@ -87,7 +87,10 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     let queue;
     try {
       mkdirSync(exportsDir, { recursive: true });
-      queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"));
+      queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"), {
+        onOwned: () => removeUnfinishedExports(exportsDir),
+        onError: (error) => io.stderr.write(`basemodel serve: export queue: ${(error as Error).message}\n`),
+      });
     } catch (error) {
       await store.close();
       throw new UsageError((error as Error).message);

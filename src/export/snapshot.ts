@@ -5,7 +5,7 @@
  * finished zip, so a crash at any point leaves nothing a client can download, and running the
  * same task again starts clean.
  */
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { SnapshotParams } from "../api/snapshot.js";
@@ -16,7 +16,7 @@ import type { FeatureStore } from "../store/store.js";
 import { sanitizeFileName } from "./file-name.js";
 import { createWriter } from "./index.js";
 import { planExport, type ExportPlan } from "./plan.js";
-import { writeZip } from "./zip.js";
+import { PARTIAL_SUFFIX, writeZip } from "./zip.js";
 
 export interface SnapshotOutcome {
   /** The zip's file name in the export directory. */
@@ -47,6 +47,9 @@ const WRITING_SHARE = 90;
 /** Features written between two turns of the event loop: an export must not starve the HTTP server. */
 const FEATURES_PER_TURN = 256;
 
+/** An export's work folder: a dot folder, hidden from the download route. */
+const WORK_FOLDER = /^\..+\.zip\.work$/;
+
 function zipNameOf(fileName: string, outputType: string, taskId: string): string {
   return `${fileName}_${outputType}_uid_${taskId}.zip`;
 }
@@ -56,7 +59,7 @@ export async function exportSnapshot(store: FeatureStore, params: SnapshotParams
   const outputType = params.outputType ?? "geojson";
   const fileName = sanitizeFileName(params.fileName);
   const zipName = zipNameOf(fileName, outputType, options.taskId);
-  // A dot folder: hidden from the download route, and removed first in case a crash left it.
+  // Removed first in case a crash left it.
   const work = join(options.directory, `.${zipName}.work`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
@@ -77,6 +80,16 @@ export async function exportSnapshot(store: FeatureStore, params: SnapshotParams
     return { zipName, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, zipBytes, seconds: (performance.now() - started) / 1000 };
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes what exports that never finished left in `directory` (work folders, partial zips),
+ * when a process died in the middle of them. Only while no export runs there.
+ */
+export async function removeUnfinishedExports(directory: string): Promise<void> {
+  for (const name of await readdir(directory)) {
+    if (WORK_FOLDER.test(name) || name.endsWith(`.zip${PARTIAL_SUFFIX}`)) await rm(join(directory, name), { recursive: true, force: true });
   }
 }
 

@@ -7,11 +7,14 @@ import { rename, rm, stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { ZipFile } from "yazl";
 
+/** Appended to the zip's name while it is written. */
+export const PARTIAL_SUFFIX = ".partial";
+
 export type ZipEntry = { name: string; path: string } | { name: string; content: string };
 
 /** Writes `entries` (deflated) to `target` and returns the zip's size in bytes. */
 export async function writeZip(target: string, entries: readonly ZipEntry[], signal?: AbortSignal): Promise<number> {
-  const partial = `${target}.partial`;
+  const partial = `${target}${PARTIAL_SUFFIX}`;
   const zip = new ZipFile();
   for (const entry of entries) {
     if ("path" in entry) zip.addFile(entry.path, entry.name);

@@ -1,6 +1,6 @@
 /** A queued export task as the wire's task status (docs/decisions.md: every result member in both spellings). */
 import type { ExportResult, TaskStatus } from "../api/snapshot.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import type { ExportTaskResult } from "../tasks/export-tasks.js";
 import type { Task } from "../tasks/queue.js";
 
 /** Python's str(timedelta) for durations under a day: `H:MM:SS.ffffff`, as the real worker reports. */
@@ -31,12 +31,11 @@ function exportResult(result: ExportTaskResult, downloadUrl: string): ExportResu
     binded_file_size: size,
     zipFileSizeBytes: result.zipBytes,
     zip_file_size_bytes: result.zipBytes,
-    ...(result.deletedAt !== undefined && { deletedAt: result.deletedAt, deleted_at: result.deletedAt }),
   };
 }
 
 /** `baseUrl` is where the server is reached from outside, e.g. "https://exports.example.org". */
-export function taskStatus(task: Task<ExportTaskPayload, ExportTaskResult>, baseUrl: string): TaskStatus {
+export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskStatus {
   const result =
     task.state === "SUCCESS" && task.result !== null
       ? exportResult(task.result, `${baseUrl}/exports/${encodeURIComponent(task.result.zipName)}`)

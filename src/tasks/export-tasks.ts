@@ -2,7 +2,7 @@
  * Snapshot exports as queued tasks: what a task carries, what it leaves behind, the handler a
  * worker runs, and the clean-up of old exports. Knows the queue only by its interface.
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SnapshotParams } from "../api/snapshot.js";
 import { ExportLimitError } from "../export/index.js";
@@ -10,20 +10,22 @@ import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
 
+export { removeUnfinishedExports } from "../export/snapshot.js";
+
 export interface ExportTaskPayload {
   /** The request, validated, in camelCase. */
   params: SnapshotParams;
 }
 
-export interface ExportTaskResult extends SnapshotOutcome {
-  /** Set by clean-up when it deleted the zip (ISO-8601 UTC). */
-  deletedAt?: string;
-}
+export type ExportTaskResult = SnapshotOutcome;
 
 export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult>;
 
 /** What the HTTP routes need of the export queue: it may be owned by another process. */
 export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult>;
+
+/** How a full disk (or a user's quota) shows: from Node's file writes, and from SQLite's (gpkg). */
+const DISK_FULL: ReadonlySet<unknown> = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
 
 export function exportTaskHandler(store: FeatureStore, directory: string): TaskHandler<ExportTaskPayload, ExportTaskResult> {
   return async ({ params }, context) => {
@@ -32,22 +34,33 @@ export function exportTaskHandler(store: FeatureStore, directory: string): TaskH
     } catch (error) {
       // A format's limit is reached again on every run: no point retrying.
       if (error instanceof ExportLimitError) throw new PermanentTaskError(error.message);
+      // Running again at once would fill the disk again; the export has removed its files already.
+      if (DISK_FULL.has((error as NodeJS.ErrnoException).code)) throw new PermanentTaskError("the exports disk is full", { cause: error });
       throw error;
     }
   };
 }
 
 /**
- * Deletes the zips of exports that finished before `maxAgeMs` ago and records it in their task
- * results. Returns how many were deleted.
+ * Deletes the zips made before `maxAgeMs` ago and forgets the tasks that finished before then
+ * (their status is then a 404, as for a task never queued). Returns how many of each.
  */
-export async function deleteOldExports(queue: ExportQueue, directory: string, maxAgeMs: number, now = new Date()): Promise<number> {
-  let deleted = 0;
-  for (const task of await queue.finishedBefore(new Date(now.getTime() - maxAgeMs))) {
-    if (task.result === null || task.result.deletedAt !== undefined) continue;
-    await rm(join(directory, task.result.zipName), { force: true });
-    await queue.setResult(task.id, { ...task.result, deletedAt: now.toISOString() });
-    deleted++;
+export async function deleteOldExports(
+  queue: ExportQueue,
+  directory: string,
+  maxAgeMs: number,
+  now = new Date(),
+): Promise<{ zips: number; tasks: number }> {
+  const before = new Date(now.getTime() - maxAgeMs);
+  let zips = 0;
+  for (const name of await readdir(directory)) {
+    if (!name.endsWith(".zip")) continue;
+    // A zip is renamed into place as its task finishes: its last change is when the task ended.
+    // By the file, not the task, so that a zip whose task could not be recorded goes too.
+    const path = join(directory, name);
+    if ((await stat(path)).mtime >= before) continue;
+    await rm(path, { force: true });
+    zips++;
   }
-  return deleted;
+  return { zips, tasks: await queue.prune(before) };
 }

@@ -42,7 +42,7 @@ export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcCh
 /** A submitter whose calls travel over `channel` to the process that owns the queue. */
 export function taskSubmitterOver<P, R>(channel: IpcChannel): TaskSubmitter<P, R> {
   let nextId = 0;
-  const pending = new Map<number, { resolve: (task: Task<P, R> | null) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (task: Task<R> | null) => void; reject: (error: Error) => void }>();
   channel.on("message", (message) => {
     if (!isOurs(message)) return;
     const reply = message as Reply;
@@ -50,10 +50,10 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel): TaskSubmitter<P, R
     if (!waiting) return;
     pending.delete(reply.id);
     if ("error" in reply) waiting.reject(new Error(reply.error));
-    else waiting.resolve(reply.task as Task<P, R> | null);
+    else waiting.resolve(reply.task as Task<R> | null);
   });
   const call = (method: Call["method"], argument: unknown) =>
-    new Promise<Task<P, R> | null>((resolve, reject) => {
+    new Promise<Task<R> | null>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
       channel.send({ kind: KIND, id, method, argument }, (error) => {

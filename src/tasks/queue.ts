@@ -8,13 +8,16 @@
  */
 export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE";
 
-export interface Task<P = unknown, R = unknown> {
+/**
+ * What is known of a task. Not its payload: only the handler needs that, and a queue may drop
+ * it once the task has finished (a payload can be as large as a request body).
+ */
+export interface Task<R = unknown> {
   /** A UUID. */
   id: string;
   state: TaskState;
   /** 0-100: how far the current run has got; 100 on SUCCESS. */
   progress: number;
-  payload: P;
   /** Set on SUCCESS; null before. */
   result: R | null;
   /** One line on FAILURE (the last attempt's reason, never a stack trace); null otherwise. */
@@ -54,15 +57,13 @@ export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get">;
 
 export interface TaskQueue<P, R> {
   /** Records a PENDING task durably and returns it. */
-  enqueue(payload: P): Promise<Task<P, R>>;
-  /** The task, or null when there is none with this id. */
-  get(id: string): Promise<Task<P, R> | null>;
+  enqueue(payload: P): Promise<Task<R>>;
+  /** The task, or null when there is none with this id (never queued, or pruned). */
+  get(id: string): Promise<Task<R> | null>;
   /** Starts workers that run `handler` on pending tasks, oldest first, until close(). Once per queue. */
   work(handler: TaskHandler<P, R>, options: WorkOptions): void;
-  /** SUCCESS tasks that finished before `before`, oldest first (for clean-up). */
-  finishedBefore(before: Date): Promise<Array<Task<P, R>>>;
-  /** Replaces the result of a SUCCESS task (clean-up records that its files are gone). */
-  setResult(id: string, result: R): Promise<void>;
+  /** Forgets the tasks (SUCCESS and FAILURE) that finished before `before`; returns how many. */
+  prune(before: Date): Promise<number>;
   /**
    * Stops the workers: running handlers are aborted (their signal) and awaited, and their tasks
    * go back to PENDING without using up an attempt. Then releases the queue's resources.

@@ -20,17 +20,18 @@ function channelPair(): { owner: IpcChannel & EventEmitter; submitter: IpcChanne
   return { owner, submitter, close: () => (open = false) };
 }
 
-function task(id: string, payload: { n: number }): Task<{ n: number }, string> {
-  return { id, state: "PENDING", progress: 0, payload, result: null, error: null, attempts: 0, createdAt: "2026-11-22T00:00:00Z", startedAt: null, finishedAt: null };
+/** The task the fake queue makes of a payload: its id tells which payload arrived. */
+function task(id: string): Task<string> {
+  return { id, state: "PENDING", progress: 0, result: null, error: null, attempts: 0, createdAt: "2026-11-22T00:00:00Z", startedAt: null, finishedAt: null };
 }
 
 describe("a task queue over IPC", () => {
   it("enqueues and looks up tasks in the owning process, and passes its failures on as errors", async () => {
-    const tasks = new Map<string, Task<{ n: number }, string>>();
+    const tasks = new Map<string, Task<string>>();
     const queue: TaskSubmitter<{ n: number }, string> = {
       async enqueue(payload) {
         if (payload.n < 0) throw new Error("n must not be negative");
-        const created = task(`t${tasks.size}`, payload);
+        const created = task(`t${tasks.size}-n${payload.n}`);
         tasks.set(created.id, created);
         return created;
       },
@@ -41,9 +42,9 @@ describe("a task queue over IPC", () => {
     const remote = taskSubmitterOver<{ n: number }, string>(submitter);
 
     const [a, b] = await Promise.all([remote.enqueue({ n: 1 }), remote.enqueue({ n: 2 })]);
-    expect(a).toEqual(task("t0", { n: 1 }));
-    expect(b).toEqual(task("t1", { n: 2 }));
-    expect(await remote.get("t1")).toEqual(b);
+    expect(a).toEqual(task("t0-n1"));
+    expect(b).toEqual(task("t1-n2"));
+    expect(await remote.get("t1-n2")).toEqual(b);
     expect(await remote.get("missing")).toBeNull();
     await expect(remote.enqueue({ n: -1 })).rejects.toThrow("n must not be negative");
 

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -38,11 +39,11 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   }
 }
 
-const until = <P, R>(queue: TaskQueue<P, R>, id: string, check: (task: Task<P, R>) => boolean): Promise<Task<P, R>> =>
+const until = <P, R>(queue: TaskQueue<P, R>, id: string, check: (task: Task<R>) => boolean): Promise<Task<R>> =>
   eventually(
     () => queue.get(id),
     (task) => task !== null && check(task),
-  ) as Promise<Task<P, R>>;
+  ) as Promise<Task<R>>;
 
 function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
@@ -58,19 +59,21 @@ function tamper(path: string, sql: string, ...parameters: unknown[]): void {
 }
 
 describe("the SQLite task queue", () => {
-  it("records tasks durably as PENDING and finds them by id", async () => {
+  it("records tasks durably as PENDING and finds them by id; the payload reaches the handler", async () => {
     const path = freshPath();
-    const queue = await open<{ area: number[] }>(path);
+    const queue = await open<{ area: number[] }, number[]>(path);
     const task = await queue.enqueue({ area: [1, 2, 3] });
-    expect(task).toMatchObject({ state: "PENDING", progress: 0, payload: { area: [1, 2, 3] }, result: null, error: null, attempts: 0 });
+    expect(task).toMatchObject({ state: "PENDING", progress: 0, result: null, error: null, attempts: 0 });
     expect(task.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
     expect(await queue.get(task.id)).toEqual(task);
     expect(await queue.get("00000000-0000-4000-8000-000000000000")).toBeNull();
     await queue.close();
 
-    const reopened = await open<{ area: number[] }>(path);
+    const reopened = await open<{ area: number[] }, number[]>(path);
     expect(await reopened.get(task.id)).toEqual(task);
+    reopened.work(async ({ area }) => area.map((n) => n * 2), { concurrency: 1 });
+    expect(await until(reopened, task.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: [2, 4, 6] });
   });
 
   it("runs tasks to SUCCESS and shows progress while they run", async () => {
@@ -275,7 +278,7 @@ describe("the SQLite task queue", () => {
   it("refuses files that are not task queues and leaves them unchanged", async () => {
     const text = join(directory, "notes.txt");
     writeFileSync(text, "not a database\n".repeat(100));
-    await expect(openSqliteTaskQueue(text)).rejects.toThrow(`${text} is not a task queue of schema version 1`);
+    await expect(openSqliteTaskQueue(text)).rejects.toThrow(`${text} is not a task queue of schema version 2`);
     expect(readFileSync(text, "utf8")).toBe("not a database\n".repeat(100));
 
     const other = join(directory, "other.db");
@@ -283,41 +286,125 @@ describe("the SQLite task queue", () => {
     db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     db.close();
     const before = readFileSync(other);
-    await expect(openSqliteTaskQueue(other)).rejects.toThrow(`${other} is not a task queue of schema version 1`);
+    await expect(openSqliteTaskQueue(other)).rejects.toThrow(`${other} is not a task queue of schema version 2`);
     expect(readFileSync(other).equals(before)).toBe(true);
   });
 
-  it("lists SUCCESS tasks finished before a time, oldest first, and replaces their results", async () => {
+  it("prunes the tasks that finished before a time, SUCCESS and FAILURE; the others stay", async () => {
     let clock = Date.parse("2025-06-01T00:00:00.000Z");
-    const queue = await open<string, { files: string[] }>(freshPath(), { now: () => new Date(clock) });
-    const finished: string[] = [];
+    const queue = await open<string, string>(freshPath(), { now: () => new Date(clock) });
+    const release = deferred();
     queue.work(async (payload) => {
       if (payload === "broken") throw new PermanentTaskError("broken");
-      finished.push(payload);
-      return { files: [`${payload}.zip`] };
+      if (payload === "running") await release.promise;
+      return `${payload} done`;
     }, { concurrency: 1 });
-    const runAt = async (time: string, payload: string): Promise<Task<string, { files: string[] }>> => {
+    const runAt = async (time: string, payload: string): Promise<Task<string>> => {
       clock = Date.parse(time);
       const task = await queue.enqueue(payload);
       return until(queue, task.id, (t) => t.state === "SUCCESS" || t.state === "FAILURE");
     };
     const early = await runAt("2025-06-01T01:00:00.000Z", "early");
     const broken = await runAt("2025-06-01T01:30:00.000Z", "broken");
-    const middle = await runAt("2025-06-01T02:00:00.000Z", "middle");
     const late = await runAt("2025-06-01T03:00:00.000Z", "late");
-    const pending = await queue.enqueue("pending"); // clock unchanged: runs, but finishes at 03:00
+    const running = await queue.enqueue("running");
+    await until(queue, running.id, (t) => t.state === "STARTED");
+    const pending = await queue.enqueue("pending");
 
-    expect(broken.state).toBe("FAILURE");
-    expect(early.finishedAt).toBe("2025-06-01T01:00:00.000Z");
-    const old = await queue.finishedBefore(new Date("2025-06-01T02:30:00.000Z"));
-    expect(old.map((task) => task.id)).toEqual([early.id, middle.id]);
-    expect(old[0]).toEqual(early);
-    expect(await queue.finishedBefore(new Date("2025-06-01T01:00:00.000Z"))).toEqual([]);
+    expect(await queue.prune(new Date("2025-06-01T01:00:00.000Z"))).toBe(0);
+    expect(await queue.prune(new Date("2025-06-01T02:30:00.000Z"))).toBe(2);
+    expect(await queue.get(early.id)).toBeNull();
+    expect(await queue.get(broken.id)).toBeNull();
+    expect(await queue.get(late.id)).toMatchObject({ state: "SUCCESS", result: "late done" });
+    // Unfinished tasks are never pruned, however old.
+    expect(await queue.prune(new Date("2026-01-01T00:00:00.000Z"))).toBe(1);
+    expect(await queue.get(running.id)).toMatchObject({ state: "STARTED" });
+    expect(await queue.get(pending.id)).toMatchObject({ state: "PENDING" });
+    release.resolve();
+    expect(await until(queue, pending.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "pending done" });
+  });
 
-    await queue.setResult(early.id, { files: [] });
-    expect(await queue.get(early.id)).toMatchObject({ state: "SUCCESS", result: { files: [] } });
-    expect((await queue.get(late.id))!.result).toEqual({ files: ["late.zip"] });
-    await expect(queue.setResult(broken.id, { files: [] })).rejects.toThrow(/no SUCCESS task/);
-    await until(queue, pending.id, (t) => t.state === "SUCCESS");
+  it("keeps a payload, deflated, only until its task finishes, and pruning gives the space back", async () => {
+    const path = freshPath();
+    // A polygon of 24,000 vertices, as a request body near the 1 MB limit holds.
+    const ring = Array.from({ length: 24_000 }, (_, i) => [7.425 + 0.005 * Math.cos(i / 3820), 43.735 + 0.004 * Math.sin(i / 3820)]);
+    const payload = { geometry: { type: "Polygon", coordinates: [ring] } };
+    expect(JSON.stringify(payload).length).toBeGreaterThan(800_000);
+    const queued = await open<typeof payload, number>(path);
+    const tasks = await Promise.all(Array.from({ length: 12 }, () => queued.enqueue(payload)));
+    await queued.close();
+    const stored = (): number => ["", "-wal"].reduce((sum, suffix) => sum + (existsSync(path + suffix) ? statSync(path + suffix).size : 0), 0);
+    // Deflated: less than half of the JSON text each.
+    expect(stored()).toBeLessThan(12 * 400_000);
+
+    const queue = await open<typeof payload, number>(path);
+    queue.work(async ({ geometry }) => geometry.coordinates[0]!.length, { concurrency: 2 });
+    for (const task of tasks) expect(await until(queue, task.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: 24_000 });
+    await queue.prune(new Date(0));
+    await queue.close();
+    // Closed: the WAL is folded in and removed; what is left is twelve small rows.
+    expect(stored()).toBeLessThan(100_000);
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT count(*) FROM payloads").pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM tasks").pluck().get()).toBe(12);
+    db.close();
+  });
+
+  it("outlives a full disk: a task whose outcome cannot be written fails in one line, the workers go on", async () => {
+    const errors: unknown[] = [];
+    // A real SQLITE_FULL from a real file: max_page_count stops it growing, as a full disk would.
+    const queue = await open<string, string>(freshPath(), { maxFileBytes: 64 * 1024, retryDelayMs: 5, pollMs: 5, onError: (error) => errors.push(error) });
+    queue.work(async (payload) => (payload === "large" ? "x".repeat(200_000) : `${payload} done`), { concurrency: 1 });
+
+    const large = await queue.enqueue("large");
+    expect(await until(queue, large.id, (t) => t.state === "FAILURE")).toMatchObject({ error: "the disk of the task queue is full", result: null, attempts: 1 });
+    expect(errors).toEqual([expect.objectContaining({ code: "SQLITE_FULL" })]);
+
+    // A request too large for the space left is refused, and the queue goes on.
+    await expect(queue.enqueue(randomBytes(300_000).toString("base64"))).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    const small = await queue.enqueue("small");
+    expect(await until(queue, small.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "small done" });
+  });
+
+  it("calls onOwned once the file is locked and before anything is written to it", async () => {
+    const path = freshPath();
+    const first = await open(path);
+    const task = await first.enqueue("interrupted");
+    await first.close();
+    tamper(path, "UPDATE tasks SET state = 'STARTED', attempts = 3 WHERE id = ?", task.id);
+    const before = readFileSync(path);
+
+    let seen: { bytes: Buffer; secondOpener: unknown } | undefined;
+    const queue = await open(path, {
+      onOwned: async () => {
+        seen = { bytes: readFileSync(path), secondOpener: await openSqliteTaskQueue(path).catch((error: Error) => error.message) };
+      },
+    });
+    expect(seen!.secondOpener).toBe(`task queue ${path} is in use by another process`);
+    expect(seen!.bytes.equals(before)).toBe(true);
+    expect(await queue.get(task.id)).toMatchObject({ state: "FAILURE" });
+  });
+
+  it("upgrades a queue of schema version 1, whose rows held their payloads: unfinished tasks keep theirs", async () => {
+    const path = freshPath();
+    const v1 = new Database(path);
+    v1.pragma("journal_mode = WAL");
+    v1.exec(`
+      CREATE TABLE tasks (id TEXT PRIMARY KEY, state TEXT NOT NULL, progress INTEGER NOT NULL, payload TEXT NOT NULL, result TEXT, error TEXT,
+        attempts INTEGER NOT NULL, created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT, run_after TEXT NOT NULL);
+      CREATE INDEX tasks_pending ON tasks (created_at) WHERE state = 'PENDING';
+      PRAGMA user_version = 1;`);
+    const insert = v1.prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, NULL, ?, '2025-06-01T00:00:00.000Z', NULL, ?, '2025-06-01T00:00:00.000Z')");
+    insert.run("00000000-0000-4000-8000-000000000001", "SUCCESS", 100, JSON.stringify("x".repeat(100_000)), JSON.stringify("done"), 1, "2025-06-01T00:01:00.000Z");
+    insert.run("00000000-0000-4000-8000-000000000002", "PENDING", 0, JSON.stringify("waiting"), null, 0, null);
+    v1.close();
+
+    const queue = await open<string, string>(path);
+    expect(await queue.get("00000000-0000-4000-8000-000000000001")).toMatchObject({ state: "SUCCESS", result: "done" });
+    queue.work(async (payload) => `${payload} ran`, { concurrency: 1 });
+    expect(await until(queue, "00000000-0000-4000-8000-000000000002", (t) => t.state === "SUCCESS")).toMatchObject({ result: "waiting ran" });
+    await queue.close();
+    // The finished task's payload is gone, and its pages with it.
+    expect(statSync(path).size).toBeLessThan(50_000);
   });
 });
