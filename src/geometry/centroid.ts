@@ -3,9 +3,19 @@
  * Computed in the plane of lon/lat degrees, as GEOS and PostGIS's ST_Centroid do for
  * EPSG:4326, so both stores agree: area-weighted for polygons, length-weighted for lines.
  */
+import { toOsmPrecision } from "../osm/types.js";
 import type { Geometry, Position } from "../store/geojson.js";
 
+/**
+ * On OSM's grid of 1e-7 degrees (about a centimetre), as OSM keeps coordinates: the digits
+ * beyond it are floating-point noise (1.1970724499999998), not precision.
+ */
 export function centroid(geometry: Geometry): Position {
+  const [lon, lat] = exactCentroid(geometry);
+  return [toOsmPrecision(lon), toOsmPrecision(lat)];
+}
+
+function exactCentroid(geometry: Geometry): Position {
   switch (geometry.type) {
     case "Point":
       return [geometry.coordinates[0], geometry.coordinates[1]];

@@ -23,29 +23,29 @@ const SINCE_2019 = "2019-01-01T00:00:00";
 const SINCE_MAPATHON = "2025-01-01T00:00:00";
 const MAPATHON = { changeset: 160_000_001, timestamp: "2025-01-10T10:15:00Z", hashtags: ["hotosm-project-123", "Mapathon-Monaco"] };
 
-/** Coordinates are centroids computed in floating point: compared to a tenth of a millimetre. */
+/** Coordinates are centroids on OSM's 1e-7 degree grid: compared exactly. */
 function geoFeature(osmId: number, status: string, values: string[], [lon, lat]: [number, number], edit: { changeset: number | null; timestamp: string; hashtags: string[] }) {
   return {
     type: "Feature",
     id: osmId,
-    geometry: { type: "Point", coordinates: [expect.closeTo(lon, 9), expect.closeTo(lat, 9)] },
+    geometry: { type: "Point", coordinates: [lon, lat] },
     properties: { osm_id: osmId, type: "way", status, source: "building", values, ...edit, link: `https://www.openstreetmap.org/way/${osmId}` },
   };
 }
 
 // The mapathon's buildings (fixtures/updates): one off square, two overlapping each other.
 const UNSQUARED = geoFeature(1_200_000_002, "badgeom", ["not square: 63.4° corner at 7.440373 43.7395"], [7.4404787, 43.7395449], MAPATHON);
-const OVERLAP_A = geoFeature(1_200_000_003, "overlapping", ["way/1200000004"], [7.44008705, 43.7398144], MAPATHON);
-const OVERLAP_B = geoFeature(1_200_000_004, "overlapping", ["way/1200000003"], [7.4401865, 43.73985035], MAPATHON);
+const OVERLAP_A = geoFeature(1_200_000_003, "overlapping", ["way/1200000004"], [7.4400871, 43.7398144], MAPATHON);
+const OVERLAP_B = geoFeature(1_200_000_004, "overlapping", ["way/1200000003"], [7.4401865, 43.7398504], MAPATHON);
 // Monaco's building 49209624, rebuilt because the first file moves one of its corners, and its
 // neighbour 49209623, checked again beside it: both off square. The import has no changesets
 // (null), so their time is the building version's timestamp.
-const MONACO_NEIGHBOUR = geoFeature(49_209_623, "badgeom", ["not square: 132.4° corner at 7.4218742 43.730449"], [7.421953432823641, 43.73057933267762], {
+const MONACO_NEIGHBOUR = geoFeature(49_209_623, "badgeom", ["not square: 132.4° corner at 7.4218742 43.730449"], [7.4219534, 43.7305793], {
   changeset: null,
   timestamp: "2019-05-07T21:35:22Z",
   hashtags: [],
 });
-const MONACO_MOVED_CORNER = geoFeature(49_209_624, "badgeom", ["not square: 131.4° corner at 7.4220042 43.7307836"], [7.42209379116314, 43.730775214205444], {
+const MONACO_MOVED_CORNER = geoFeature(49_209_624, "badgeom", ["not square: 131.4° corner at 7.4220042 43.7307836"], [7.4220938, 43.7307752], {
   changeset: null,
   timestamp: "2019-02-04T08:34:38Z",
   hashtags: [],
