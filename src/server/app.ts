@@ -3,14 +3,15 @@
  * schemas beside it. Requests are validated with the schemas of `basemodel/api` (Ajv, every
  * error at once, nothing coerced or stripped); every problem is a 422 in the real services' shape.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { schemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { refuseDeepBodies } from "./body-depth.js";
 import { registerDocs } from "./docs.js";
-import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
+import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, pathOf, requireHost, RouteMethods } from "./error-answers.js";
+import { silentLog, type Log } from "./log.js";
 import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
 import { reportRoutes } from "./routes/report.js";
@@ -27,7 +28,12 @@ export interface ServerOptions {
   plainFeatureLimit?: number;
   /** Version shown in the OpenAPI document. */
   version?: string;
-  logger?: boolean;
+  /** Where a line per request and per error goes; default: nowhere. */
+  log?: Log;
+  /** A request (headers and body) must arrive within this many ms, or it is answered 408 and its connection closed. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Its headers within this many ms (at most requestTimeoutMs). Default 10 s. */
+  headersTimeoutMs?: number;
   /** Asynchronous exports (POST /snapshot/, task status, /exports/); without it those routes are absent. */
   exports?: ExportsOptions;
 }
@@ -45,14 +51,32 @@ export interface ExportsOptions {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_PLAIN_FEATURE_LIMIT = 5000;
-
-class BodyNotJson extends Error {}
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Node looks for requests that are late at most this often. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+/** Export file names carry the caller's fileName: longer than fastify's default 100 for a path parameter. */
+const MAX_PARAM_LENGTH = 1000;
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const log = options.log ?? silentLog;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
+  const routes = new RouteMethods();
   const app = Fastify({
-    logger: options.logger ?? false,
     bodyLimit,
+    // A client that trickles its request would otherwise hold its connection for ever.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, headersTimeoutMs),
+      // requireHost answers it in our shape; Node's own 400 has no body.
+      requireHostHeader: false,
+    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }),
+    frameworkErrors: answerUnroutable,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false } },
   });
   // Answers are plain JSON: the response schemas document the wire and are checked by the tests,
@@ -74,29 +98,24 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   for (const schema of schemas) app.addSchema(schema);
 
+  app.addHook("onRoute", (route) => routes.add(route.url, route.method));
+  app.addHook("onRequest", requireHost);
+  if (log.enabled("info")) {
+    app.addHook("onResponse", (request, reply, done) => {
+      log.info(`${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms ${reply.getHeader("content-length") ?? "-"} B`);
+      done();
+    });
+  }
+
   // Before the schemas or any other hook walk the body: see body-depth.ts.
   app.addHook("preValidation", refuseDeepBodies);
   // After the body is read and checked, right before the handler: see turns.ts.
   app.addHook("preHandler", firstComeFirstServed());
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof RequestProblem) return reply.code(422).send({ detail: error.detail });
-    if (error.validation) {
-      // FastAPI's names for where a value came from.
-      const root = { params: "path", querystring: "query" }[error.validationContext as string] ?? error.validationContext ?? "body";
-      return reply.code(422).send({ detail: detailsFromSchemaErrors(error.validation as never, root) });
-    }
-    if (error instanceof BodyNotJson) {
-      return reply.code(422).send({ detail: [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }] });
-    }
-    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send({ detail: `the body is larger than the limit of ${bodyLimit} bytes` });
-    }
-    if (error.statusCode !== undefined && error.statusCode < 500) return reply.code(error.statusCode).send({ detail: error.message });
-    request.log.error(error);
-    return reply.code(500).send({ detail: "internal server error" });
-  });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `no route ${request.method} ${request.url.split("?")[0]}` }));
+  app.setErrorHandler(answerError(log, bodyLimit));
+  app.setNotFoundHandler(answerNoRoute(routes));
+  // Until the server has a home page, the API's docs are its home.
+  app.get("/", { schema: { hide: true } }, (_request, reply) => reply.redirect("/docs", 302));
 
   await registerDocs(app, options.version ?? "0.0.0");
   const context = { store: options.store, plainFeatureLimit: options.plainFeatureLimit ?? DEFAULT_PLAIN_FEATURE_LIMIT };

@@ -4,7 +4,14 @@
  */
 import type { FastifyInstance } from "fastify";
 
+/** Answers that are files, not JSON: named here so that every answer in the document names its schema. */
+const fileSchemas = [
+  { $id: "ZipFile", type: "string", format: "binary", description: "A zip archive: the export file, clipping_boundary.geojson and Readme.txt" },
+  { $id: "CsvText", type: "string", description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;" },
+];
+
 export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+  for (const schema of fileSchemas) app.addSchema(schema);
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import("@fastify/swagger"), import("@fastify/swagger-ui")]);
   await app.register(swagger, {
     openapi: {

@@ -4,6 +4,7 @@
  * `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
  */
 import type { Task, TaskSubmitter } from "./queue.js";
+import { QueueUnavailable } from "./queue-unavailable.js";
 
 /** One end of an IPC channel: a cluster worker seen from the primary, or `process` in a worker. */
 export interface IpcChannel {
@@ -39,28 +40,42 @@ export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcCh
   return () => channel.off("message", listener);
 }
 
-/** A submitter whose calls travel over `channel` to the process that owns the queue. */
-export function taskSubmitterOver<P, R>(channel: IpcChannel): TaskSubmitter<P, R> {
+/** How long a call waits for the owner's answer before it fails with QueueUnavailable. */
+export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * A submitter whose calls travel over `channel` to the process that owns the queue. A call the
+ * owner does not answer within `timeoutMs` fails (an enqueue may still have been recorded: the
+ * owner may be slow rather than gone).
+ */
+export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAULT_CALL_TIMEOUT_MS } = {}): TaskSubmitter<P, R> {
   let nextId = 0;
-  const pending = new Map<number, { resolve: (task: Task<R> | null) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (task: Task<R> | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   channel.on("message", (message) => {
     if (!isOurs(message)) return;
     const reply = message as Reply;
     const waiting = pending.get(reply.id);
     if (!waiting) return;
     pending.delete(reply.id);
+    clearTimeout(waiting.timer);
     if ("error" in reply) waiting.reject(new Error(reply.error));
     else waiting.resolve(reply.task as Task<R> | null);
   });
   const call = (method: Call["method"], argument: unknown) =>
     new Promise<Task<R> | null>((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
-      channel.send({ kind: KIND, id, method, argument }, (error) => {
-        if (!error) return;
-        // The owner is gone (the channel is closed): the request fails now rather than never.
+      const fail = (why: string) => {
+        const waiting = pending.get(id);
+        if (!waiting) return;
         pending.delete(id);
-        reject(error);
+        clearTimeout(waiting.timer);
+        reject(new QueueUnavailable(why));
+      };
+      const timer = setTimeout(() => fail(`the process that owns the queue did not answer within ${timeoutMs / 1000} s`), timeoutMs).unref();
+      pending.set(id, { resolve, reject, timer });
+      channel.send({ kind: KIND, id, method, argument }, (error) => {
+        // The owner is gone (the channel is closed): the request fails now rather than never.
+        if (error) fail(`the process that owns the queue has gone: ${error.message}`);
       });
     });
   return {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterFile } from "../cleanup.js";
 import { schemas } from "../../src/api/index.js";
@@ -60,4 +63,19 @@ export const MONACO_CENTRE = { minX: 7.4186, minY: 43.7302, maxX: 7.4316, maxY: 
 export function ringOf(box: typeof MONACO_CENTRE): string {
   const { minX, minY, maxX, maxY } = box;
   return `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`;
+}
+
+let demoStore: Promise<string> | undefined;
+
+/** The demo town (src/demo), made once per test file in its own folder, removed after the file. */
+export function demoStorePath(): Promise<string> {
+  demoStore ??= (async () => {
+    const { createDemoStore } = await import("../../src/demo/index.js");
+    const dir = mkdtempSync(join(tmpdir(), "basemodel-demo-"));
+    afterFile(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "demo.db");
+    await createDemoStore(path);
+    return path;
+  })();
+  return demoStore;
 }

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { Task, TaskSubmitter } from "../../src/tasks/queue.js";
 import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../../src/tasks/queue-ipc.js";
+import { QueueUnavailable } from "../../src/tasks/queue-unavailable.js";
 
 /** Two ends of a channel whose messages go through a structured clone, as IPC copies them. */
 function channelPair(): { owner: IpcChannel & EventEmitter; submitter: IpcChannel & EventEmitter; close(): void } {
@@ -53,6 +54,13 @@ describe("a task queue over IPC", () => {
     submitter.emit("message", "not an object");
     stop();
     expect(owner.listenerCount("message")).toBe(0);
+  });
+
+  it("fails a call the owning process does not answer within the time allowed, as unavailable", async () => {
+    const deaf: IpcChannel = { send: (_message, callback) => callback(null), on: () => undefined, off: () => undefined };
+    const remote = taskSubmitterOver(deaf, { timeoutMs: 20 });
+    await expect(remote.get("t0")).rejects.toThrow(QueueUnavailable);
+    await expect(remote.enqueue({ n: 1 })).rejects.toThrow("did not answer within 0.02 s");
   });
 
   it("fails a call at once when the owning process has gone", async () => {
