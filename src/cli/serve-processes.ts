@@ -12,9 +12,10 @@ import cluster, { type Worker } from "node:cluster";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { lineLog, type Log } from "../server/log.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../tasks/queue-ipc.js";
-import type { ServeFlags, ServeIo } from "./serve.js";
+import type { ServeFlags } from "./serve.js";
 import { UsageError } from "./usage-error.js";
 
 /** Tells a worker where the store is (the main process may have generated it) and when to stop. */
@@ -45,11 +46,11 @@ export interface ProcessesOptions {
   /** The store's file, as the workers must open it. */
   location: string;
   queue: ExportSubmitter;
-  stderr: ServeIo["stderr"];
+  log: Log;
 }
 
 /** Starts `count` HTTP processes and resolves once every one listens; rejects with the exit code of one that could not start. */
-export async function startHttpProcesses({ count, port, host, location, queue, stderr }: ProcessesOptions): Promise<Serving> {
+export async function startHttpProcesses({ count, port, host, location, queue, log }: ProcessesOptions): Promise<Serving> {
   await checkCanListen(port, host);
   /** Every HTTP process alive, and whether it has said it listens (it hears messages from then on). */
   const live = new Map<Worker, boolean>();
@@ -63,7 +64,7 @@ export async function startHttpProcesses({ count, port, host, location, queue, s
     let listening = 0;
     const stopAll = async () => {
       stopping = true;
-      await Promise.all([...live].map(([worker, listens]) => stopWorker(worker, listens, stderr)));
+      await Promise.all([...live].map(([worker, listens]) => stopWorker(worker, listens, log)));
     };
 
     const fork = () => {
@@ -88,13 +89,13 @@ export async function startHttpProcesses({ count, port, host, location, queue, s
           void stopAll().then(() => reject(new HttpProcessFailed(code ?? 1)));
         } else if (!listened) {
           // A replacement that cannot start is not tried again: that would never end.
-          stderr.write(`basemodel serve: a replacement HTTP process could not start; ${live.size} still serving\n`);
+          log.error(`a replacement HTTP process could not start; ${live.size} still serving`);
           if (live.size === 0) endServing(1);
         } else if (code === 0 && signal === null) {
-          stderr.write(`basemodel serve: HTTP process ${worker.process.pid} stopped; ${live.size} still serving\n`);
+          log.warn(`HTTP process ${worker.process.pid} stopped; ${live.size} still serving`);
           if (live.size === 0) endServing(0);
         } else {
-          stderr.write(`basemodel serve: HTTP process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another\n`);
+          log.warn(`HTTP process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another`);
           fork();
         }
       });
@@ -117,11 +118,11 @@ const STOP_GRACE_MS = 30_000;
  * Asks a process to stop and waits for its exit. A message that arrives before a process listens
  * for messages is lost, so one still starting is asked once it says it listens.
  */
-function stopWorker(worker: Worker, listens: boolean, stderr: ServeIo["stderr"]): Promise<void> {
+function stopWorker(worker: Worker, listens: boolean, log: Log): Promise<void> {
   return new Promise((stopped) => {
     if (worker.isDead()) return stopped();
     const overdue = setTimeout(() => {
-      stderr.write(`basemodel serve: HTTP process ${worker.process.pid} did not stop within ${STOP_GRACE_MS / 1000} s; killed\n`);
+      log.warn(`HTTP process ${worker.process.pid} did not stop within ${STOP_GRACE_MS / 1000} s; killed`);
       worker.kill("SIGKILL");
     }, STOP_GRACE_MS);
     worker.once("exit", () => {
@@ -183,6 +184,7 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
       const app = await createServer({
         store,
         version,
+        log: lineLog(flags.logLevel, process.stderr),
         exports: {
           queue: taskSubmitterOver(channel),
           directory: resolve(flags.exports),

@@ -10,7 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { lineLog, type LogLevel } from "../server/log.js";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
@@ -27,6 +29,8 @@ export interface ServeFlags {
   maxArea: number;
   /** Hours. */
   exportMaxAge: number;
+  /** Lines of this level and above go to standard error. */
+  logLevel: LogLevel;
 }
 
 export interface ServeIo {
@@ -68,6 +72,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   }
   const { createServer, sqliteStoreFactory, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer();
   const exportsDir = resolve(flags.exports);
+  const log = lineLog(flags.logLevel, io.stderr);
 
   let demoDir: string | undefined;
   let location = db;
@@ -89,25 +94,25 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       mkdirSync(exportsDir, { recursive: true });
       queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"), {
         onOwned: () => removeUnfinishedExports(exportsDir),
-        onError: (error) => io.stderr.write(`basemodel serve: export queue: ${(error as Error).message}\n`),
+        onError: (error) => log.error(`export queue: ${(error as Error).message}`),
       });
     } catch (error) {
       await store.close();
       throw new UsageError((error as Error).message);
     }
-    queue.work(exportTaskHandler(store, exportsDir), { concurrency: flags.workers });
+    queue.work(loggedHandler(exportTaskHandler(store, exportsDir), log), { concurrency: flags.workers });
     const maxAgeMs = flags.exportMaxAge * 3600 * 1000;
-    const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => io.stderr.write(`basemodel serve: clean-up failed: ${(error as Error).message}\n`));
+    const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => log.error(`clean-up of old exports failed: ${(error as Error).message}`));
     const cleanupTimer = setInterval(cleanUp, Math.max(1000, Math.min(CLEANUP_INTERVAL_MS, maxAgeMs / 10)));
-    const exports = { queue, directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) };
+    const exports = { queue: loggedSubmitter(queue, log), directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) };
     let serving: Serving | undefined;
     try {
       await cleanUp();
       if (flags.processes === 1) {
-        serving = await serveHere(await createServer({ store, version, exports }), flags);
+        serving = await serveHere(await createServer({ store, version, exports, log }), flags);
       } else {
         try {
-          serving = await startHttpProcesses({ count: flags.processes, port: flags.port, host: flags.host, location, queue, stderr: io.stderr });
+          serving = await startHttpProcesses({ count: flags.processes, port: flags.port, host: flags.host, location, queue: exports.queue, log });
         } catch (error) {
           if (error instanceof HttpProcessFailed) return error.exitCode;
           throw error;

@@ -1,0 +1,40 @@
+/**
+ * `basemodel serve`'s log lines about exports, from wrappers around the queue it owns: queued
+ * where tasks are submitted, started, finished and failed where they run. Both are in the main
+ * process (HTTP processes submit through it), so every export's lines come from one place.
+ */
+import type { Log } from "../server/log.js";
+import type { ExportSubmitter, ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import type { TaskHandler } from "../tasks/queue.js";
+
+export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSubmitter {
+  return {
+    enqueue: async (payload) => {
+      const task = await submitter.enqueue(payload);
+      log.info(`export ${task.id} queued`);
+      return task;
+    },
+    get: (id) => submitter.get(id),
+  };
+}
+
+export function loggedHandler(handler: TaskHandler<ExportTaskPayload, ExportTaskResult>, log: Log): TaskHandler<ExportTaskPayload, ExportTaskResult> {
+  return async (payload, context) => {
+    log.info(`export ${context.id} started (attempt ${context.attempt})`);
+    const started = performance.now();
+    try {
+      const result = await handler(payload, context);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      log.info(`export ${context.id} finished in ${seconds} s: ${result.zipName}, ${result.zipBytes} bytes`);
+      return result;
+    } catch (error) {
+      if (context.signal.aborted) log.info(`export ${context.id} stopped with the server; it runs again at the next start`);
+      else log.warn(`export ${context.id} failed (attempt ${context.attempt}): ${oneLine(error)}`);
+      throw error;
+    }
+  };
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ").trim() || "no reason given";
+}
