@@ -14,6 +14,7 @@ export const validationErrorSchema = {
 
 export const httpValidationErrorSchema = {
   $id: "HTTPValidationError",
+  description: "The request is malformed: one entry per problem, naming the member and what is wrong",
   type: "object",
   required: ["detail"],
   additionalProperties: false,
@@ -23,6 +24,7 @@ export const httpValidationErrorSchema = {
 /** 404, 413 and other errors that are not about a member of the request. */
 export const httpErrorSchema = {
   $id: "HTTPError",
+  description: "The request cannot be served for a reason that is not about one member: detail says why",
   type: "object",
   required: ["detail"],
   additionalProperties: false,

@@ -39,11 +39,13 @@ export interface FeatureCollection<Properties> {
 /** The schema of a FeatureCollection whose features carry `properties`, plus any foreign members. */
 export function featureCollectionSchema<Id extends string, Properties extends object, Extra extends Record<string, object>>(
   $id: Id,
+  description: string,
   properties: Properties,
   foreign: Extra,
 ) {
   return {
     $id,
+    description,
     type: "object",
     required: ["type", "features", ...Object.keys(foreign)],
     properties: {

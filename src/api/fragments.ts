@@ -1,4 +1,5 @@
 /** Schema parts several requests and answers share; not published on their own. */
+import { EXAMPLE_RING } from "./examples.js";
 import { MAX_DATE_LENGTH, MAX_PAGE, MAX_PAGE_REASON, MAX_TAG_LENGTH } from "./limits.js";
 
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -11,7 +12,7 @@ export const nullableInteger = { type: ["integer", "null"] } as const;
 export const areaRingSchema = {
   type: "string",
   description: 'A closed ring: "lon lat, lon lat, ..." (the last pair repeats the first); absent = everywhere',
-  examples: ["7.4186 43.7302, 7.4316 43.7302, 7.4316 43.7392, 7.4186 43.7392, 7.4186 43.7302"],
+  examples: [EXAMPLE_RING],
 } as const;
 
 export const pagingProperties = {

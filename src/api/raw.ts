@@ -1,5 +1,6 @@
 /** The feature query API: POST /raw/polygons|lines|nodes|all and their *List variants. */
 import { QUALITY_STATUSES, type QualityStatus } from "../quality/statuses.js";
+import { EXAMPLE_PROJECT, EXAMPLE_RING, EXAMPLE_TAGS } from "./examples.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
 import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
@@ -10,21 +11,25 @@ export const rawQuerySchema = {
   $id: "RawQuery",
   type: "object",
   additionalProperties: false,
+  examples: [
+    { area: EXAMPLE_RING, tags: EXAMPLE_TAGS },
+    { area: EXAMPLE_RING, hashtag: EXAMPLE_PROJECT.hashtag, dateFrom: EXAMPLE_PROJECT.from, dateTo: EXAMPLE_PROJECT.to },
+  ],
   properties: {
     area: areaRingSchema,
     tags: {
       type: "string",
       description: `Comma-separated terms, each \`key\` (the key present) or \`key=value\` (exact, case-sensitive); terms are OR-ed; absent or empty = no tag filter. At most ${MAX_LIST_ITEMS} terms, keys and values at most ${MAX_TAG_LENGTH} characters`,
-      examples: ["building,amenity=cafe"],
+      examples: [EXAMPLE_TAGS],
     },
     hashtag: {
       ...tagText,
       minLength: 1,
       description: "Only features whose changeset has this hashtag (case-insensitive; a leading # is ignored)",
-      examples: ["hotosm-project-123"],
+      examples: [EXAMPLE_PROJECT.hashtag],
     },
-    dateFrom: { ...dateTimeText, description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: ["2025-01-01T00:00:00"] },
-    dateTo: { ...dateTimeText, description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: ["2025-01-31"] },
+    dateFrom: { ...dateTimeText, description: "Only features whose changeset was created at or after this time (ISO 8601; no zone = UTC)", examples: [EXAMPLE_PROJECT.from] },
+    dateTo: { ...dateTimeText, description: "Only features whose changeset was created at or before this time (ISO 8601; no zone = UTC)", examples: [EXAMPLE_PROJECT.to] },
     status: { enum: QUALITY_STATUSES, description: "Only features with this data quality status" },
     ...pagingProperties,
     orderBy: {
@@ -91,6 +96,7 @@ const geotype = { enum: ["Polygon", "LineString", "Node"] } as const;
 
 export const rawFeatureCollectionSchema = featureCollectionSchema(
   "RawFeatureCollection",
+  "One page of the matching features as GeoJSON; hasMore says whether another page follows",
   {
     type: "object",
     required: ["type", "id", "tags", "timestamp", "version", "changeset", "status", "hashtags", "editor", "created_at"],
@@ -113,6 +119,7 @@ export const rawFeatureCollectionSchema = featureCollectionSchema(
 
 export const rawListSchema = {
   $id: "RawList",
+  description: "The matching features, one row each with the latitude and longitude of its centroid",
   type: "array",
   items: {
     type: "object",

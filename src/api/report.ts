@@ -4,6 +4,7 @@
  * as CSV under <route>/csv. Their JSON answers are below; the CSV answers have the same rows.
  */
 import { GEOMETRY_STATUSES, TAG_STATUSES } from "../quality/statuses.js";
+import { EXAMPLE_REPORT, EXAMPLE_RING } from "./examples.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
 import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
@@ -13,14 +14,15 @@ export const dataQualityRequestSchema = {
   type: "object",
   required: ["fromDate"],
   additionalProperties: false,
+  examples: [{ fromDate: EXAMPLE_REPORT.fromDate }, { ...EXAMPLE_REPORT, area: EXAMPLE_RING }],
   properties: {
     fromDate: {
       ...dateTimeText,
       description:
         "Only problems of edits made at or after this time (ISO 8601; no zone = UTC). An edit's time is its changeset's closing time when the server has the changeset, else the edited version's timestamp",
-      examples: ["2025-01-01T00:00:00"],
+      examples: [EXAMPLE_REPORT.fromDate],
     },
-    toDate: { ...dateTimeText, description: "Only problems of edits made at or before this time (ISO 8601; no zone = UTC); not before fromDate", examples: ["2025-01-31T23:59:59"] },
+    toDate: { ...dateTimeText, description: "Only problems of edits made at or before this time (ISO 8601; no zone = UTC); not before fromDate", examples: [EXAMPLE_REPORT.toDate] },
     hashtags: {
       // One type list rather than anyOf: a wrong value then gets one message, not one per branch.
       type: ["string", "array"],
@@ -29,7 +31,7 @@ export const dataQualityRequestSchema = {
       maxItems: MAX_LIST_ITEMS,
       items: { ...tagText, minLength: 1 },
       description: `A hashtag or a list of at most ${MAX_LIST_ITEMS}: only problems of edits whose changeset has any of them (case-insensitive; a leading # is ignored); absent or [] = any changeset`,
-      examples: [["hotosm-project-123", "mapathon-monaco"]],
+      examples: [EXAMPLE_REPORT.hashtags],
     },
     area: {
       ...areaRingSchema,
@@ -101,6 +103,7 @@ const link = { type: "string", description: "https://www.openstreetmap.org/<type
 
 export const dataQualityGeoCollectionSchema = featureCollectionSchema(
   "DataQualityGeoCollection",
+  "One page of the geometry problems found, as GeoJSON points at each feature's centroid",
   {
     type: "object",
     required: ["osm_id", "type", "status", "source", "values", "changeset", "timestamp", "hashtags", "link"],
@@ -122,6 +125,7 @@ export const dataQualityGeoCollectionSchema = featureCollectionSchema(
 
 export const dataQualityTagListSchema = {
   $id: "DataQualityTagList",
+  description: "The tag problems found: one row per offending tag or missing key",
   type: "array",
   items: {
     type: "object",
@@ -142,6 +146,7 @@ export const dataQualityTagListSchema = {
 
 export const dataQualityTagStatsSchema = {
   $id: "DataQualityTagStats",
+  description: "How many features have each tag problem, most frequent first",
   type: "array",
   items: {
     type: "object",

@@ -1,5 +1,6 @@
 /** POST /latest/snapshot/plain/: features of a small region as GeoJSON, answered at once. */
 import type { AliasSpec } from "./aliases.js";
+import { EXAMPLE_BBOX } from "./examples.js";
 import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_PLAIN_ANSWER_BYTES, MAX_TAG_LENGTH } from "./limits.js";
@@ -10,6 +11,7 @@ export const GEOMETRY_TYPES = ["point", "line", "polygon"] as const;
 export const snapshotParamsPlainSchema = {
   $id: "SnapshotParamsPlain",
   type: "object",
+  examples: [{ bbox: EXAMPLE_BBOX, select: ["building", "name"] }, { bbox: EXAMPLE_BBOX, where: [{ key: "amenity", value: ["*"] }], lookIn: ["nodes", "ways_poly"] }],
   additionalProperties: false,
   description: `Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too. Lists hold at most ${MAX_LIST_ITEMS} items, tag keys and values at most ${MAX_TAG_LENGTH} characters; an answer over ${MAX_PLAIN_ANSWER_BYTES} bytes is a 422 that points to POST /snapshot/.`,
   properties: {
@@ -19,7 +21,7 @@ export const snapshotParamsPlainSchema = {
       maxItems: 4,
       items: [{ type: "number" }, { type: "number" }, { type: "number" }, { type: "number" }],
       description: "xmin, ymin, xmax, ymax in EPSG:4326; absent = everywhere (the feature limit still applies)",
-      examples: [[7.4186, 43.7302, 7.4316, 43.7392]],
+      examples: [EXAMPLE_BBOX],
     },
     select: {
       type: "array",
@@ -85,6 +87,7 @@ export type PlainSnapshotResponse = FeatureCollection<PlainSnapshotProperties>;
 
 export const plainSnapshotResponseSchema = featureCollectionSchema(
   "PlainSnapshotResponse",
+  "The matching features as GeoJSON: properties osm_id and the selected tags",
   {
     type: "object",
     required: ["osm_id"],

@@ -5,6 +5,7 @@
  */
 import { EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";
+import { EXAMPLE_POLYGON } from "./examples.js";
 import type { Geometry } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
@@ -55,6 +56,10 @@ export const snapshotParamsSchema = {
   $id: "RawDataCurrentParams",
   type: "object",
   required: ["geometry"],
+  examples: [
+    { geometry: EXAMPLE_POLYGON, filters: { tags: { allGeometry: { building: [] } } } },
+    { geometry: EXAMPLE_POLYGON, outputType: "csv", fileName: "Town_centre_shops", filters: { tags: { point: { shop: [] }, polygon: { shop: [] } }, attributes: { allGeometry: ["name", "shop"] } } },
+  ],
   additionalProperties: false,
   description: "snake_case spellings (output_type, file_name, geometry_type, join_filter_type, country_export, min_zoom, max_zoom, all_geometry) are accepted too; one member spelled both ways is a 422.",
   properties: {
@@ -122,6 +127,7 @@ export interface SnapshotParams {
 
 export const snapshotAcceptedSchema = {
   $id: "SnapshotAccepted",
+  description: "The export is queued: poll trackLink (under /latest) for its state",
   type: "object",
   required: ["taskId", "trackLink", "task_id", "track_link"],
   additionalProperties: false,
@@ -205,6 +211,7 @@ export interface TaskStatus {
 
 export const taskStatusSchema = {
   $id: "TaskStatus",
+  description: "The task's state; once SUCCESS, where to download the export",
   type: "object",
   required: ["id", "status", "result", "progress"],
   additionalProperties: false,

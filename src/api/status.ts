@@ -2,6 +2,7 @@
 
 export const statusResponseSchema = {
   $id: "StatusResponse",
+  description: "When the data was last brought up to date",
   type: "object",
   required: ["lastUpdated"],
   additionalProperties: false,

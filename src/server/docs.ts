@@ -3,12 +3,37 @@
  * assets ship inside @fastify/swagger-ui, so the docs work with no network.
  */
 import type { FastifyInstance } from "fastify";
+import { schemas } from "../api/index.js";
 
 /** Answers that are files, not JSON: named here so that every answer in the document names its schema. */
 const fileSchemas = [
   { $id: "ZipFile", type: "string", format: "binary", description: "A zip archive: the export file, clipping_boundary.geojson and Readme.txt" },
   { $id: "CsvText", type: "string", description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;" },
 ];
+
+/**
+ * OpenAPI 3.0 keeps one example per schema: the request bodies that name a schema by $ref get
+ * all its examples as the operation's, which Swagger UI offers in a list.
+ */
+const bodyExamples = new Map<string, readonly unknown[]>(
+  schemas.flatMap((schema) => ("examples" in schema ? [[`#/components/schemas/${schema.$id}`, schema.examples]] : [])),
+);
+
+interface Operations {
+  [method: string]: { requestBody?: { content?: Record<string, { schema?: { $ref?: string }; examples?: unknown }> } };
+}
+
+function withBodyExamples<Document extends { paths?: object }>(document: Document): Document {
+  for (const operations of Object.values((document.paths ?? {}) as Record<string, Operations>)) {
+    for (const operation of Object.values(operations)) {
+      for (const media of Object.values(operation.requestBody?.content ?? {})) {
+        const examples = bodyExamples.get(media.schema?.$ref ?? "");
+        if (examples) media.examples = Object.fromEntries(examples.map((value, index) => [`example ${index + 1}`, { value }]));
+      }
+    }
+  }
+  return document;
+}
 
 export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
   for (const schema of fileSchemas) app.addSchema(schema);
@@ -30,6 +55,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) => ("openapiObject" in document ? withBodyExamples(document.openapiObject) : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -1,11 +1,24 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { startExportServer } from "./exports.js";
-import type { RunningServer } from "./helpers.js";
+import { startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import { demoStorePath } from "./helpers.js";
 
-describe("OpenAPI document and interactive docs", () => {
-  let server: RunningServer;
+interface Media {
+  schema?: { $ref?: string };
+  examples?: Record<string, { value: unknown }>;
+}
+interface Operation {
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { description?: string; content?: Record<string, Media> }>;
+}
+
+function operations(document: { paths: Record<string, Record<string, Operation>> }): Array<[string, string, Operation]> {
+  return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => [path, method, operation] as [string, string, Operation]));
+}
+
+describe("OpenAPI document and interactive docs, on the demo town", () => {
+  let server: ExportServer;
   beforeAll(async () => {
-    server = await startExportServer();
+    server = await startExportServer({ store: await demoStorePath() });
   });
 
   it("/openapi.json is OpenAPI 3 and documents every route with its body and answers", async () => {
@@ -40,4 +53,52 @@ describe("OpenAPI document and interactive docs", () => {
     expect(bundle.status).toBe(200);
     expect(Number(bundle.headers.get("content-length") ?? (await bundle.arrayBuffer()).byteLength)).toBeGreaterThan(100_000);
   });
+
+  it("every answer has a description and names its schema", async () => {
+    const { body } = await server.get("/openapi.json");
+    for (const [path, method, operation] of operations(body)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const where = `${method} ${path} ${status}`;
+        expect(response.description, where).toMatch(/\w/);
+        expect(response.description, where).not.toBe("Default Response");
+        expect(Object.keys(response.content ?? {}).length, where).toBeGreaterThan(0);
+        for (const media of Object.values(response.content ?? {})) expect(media.schema?.$ref, where).toMatch(/^#\/components\/schemas\/\w+$/);
+      }
+    }
+  });
+
+  it("documents the export downloads: a zip, 404 and 416", async () => {
+    const { body } = await server.get("/openapi.json");
+    const download = body.paths["/exports/{file}"].get as Operation;
+    expect(download.responses["200"]!.content!["application/zip"]!.schema!.$ref).toBe("#/components/schemas/ZipFile");
+    expect(Object.keys(download.responses)).toEqual(expect.arrayContaining(["200", "404", "416"]));
+  });
+
+  it("every example request body answers with data on the demo town", async () => {
+    const { body: document } = await server.get("/openapi.json");
+    let tried = 0;
+    for (const [path, method, operation] of operations(document)) {
+      if (!operation.requestBody) continue;
+      const examples = Object.values(operation.requestBody.content["application/json"]?.examples ?? {});
+      expect(examples.length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const { value } of examples) {
+        const where = `${method.toUpperCase()} ${path} ${JSON.stringify(value)}`;
+        const answer = await server.post(path, value);
+        expect(answer.status, `${where}: ${answer.text.slice(0, 300)}`).toBe(200);
+        expect(await rowsIn(path, answer), where).toBeGreaterThan(0);
+        tried++;
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(40);
+  });
+
+  /** How much data an answer holds: features, rows, CSV records, or the features of the export it queued. */
+  async function rowsIn(path: string, answer: { body: any; text: string }): Promise<number> {
+    if (path.endsWith("/csv")) return answer.text.trim().split("\n").length - 1;
+    if (Array.isArray(answer.body)) return answer.body.length;
+    if (answer.body.features) return answer.body.features.length;
+    const status = await waitForTask(server, answer.body.trackLink);
+    expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
+    return (await server.queue.get(answer.body.taskId))!.result!.features;
+  }
 });

@@ -17,14 +17,16 @@ export interface ExportServer extends RunningServer {
   directory: string;
 }
 
-/** The real server over Monaco with an export queue and `concurrency` workers in this process. */
-export async function startExportServer(options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>> } = {}): Promise<ExportServer> {
+/** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process. */
+export async function startExportServer(
+  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string } = {},
+): Promise<ExportServer> {
   // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
   const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
   const directory = join(root, "exports");
   mkdirSync(directory);
   const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50 });
-  const server = await startServer(await monacoStorePath(), { exports: { queue, directory, ...options.exports } });
+  const server = await startServer(options.store ?? (await monacoStorePath()), { exports: { queue, directory, ...options.exports } });
   queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
   // Clean-ups run last-registered first: the queue stops before the server closes the store.
   afterFile(async () => {

@@ -119,7 +119,7 @@ function registerReport<Row, Csv extends CsvRecord<Csv>>(app: FastifyInstance, s
       {
         schema: schema(`${summary}; as CSV`, {
           description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;",
-          content: { "text/csv": { schema: { type: "string" } } },
+          content: { "text/csv": { schema: { $ref: "CsvText#" } } },
         }),
       },
       async (request, reply) => {
