@@ -10,8 +10,9 @@ import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { refuseDeepBodies } from "./body-depth.js";
 import { registerDocs } from "./docs.js";
-import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, pathOf, requireHost, RouteMethods } from "./error-answers.js";
+import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./error-answers.js";
 import { silentLog, type Log } from "./log.js";
+import { requestLine } from "./request-line.js";
 import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
 import { reportRoutes } from "./routes/report.js";
@@ -76,7 +77,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }),
-    frameworkErrors: answerUnroutable,
+    frameworkErrors: answerUnroutable(log),
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false } },
   });
   // Answers are plain JSON: the response schemas document the wire and are checked by the tests,
@@ -102,7 +103,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook("onRequest", requireHost);
   if (log.enabled("info")) {
     app.addHook("onResponse", (request, reply, done) => {
-      log.info(`${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms ${reply.getHeader("content-length") ?? "-"} B`);
+      log.info(requestLine(request, reply));
       done();
     });
   }

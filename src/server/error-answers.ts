@@ -11,15 +11,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { QueueUnavailable } from "../tasks/queue-unavailable.js";
 import type { Log } from "./log.js";
 import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
+import { pathOf, requestLine } from "./request-line.js";
 
 /** Raised by the body parser: the body is not JSON. */
 export class BodyNotJson extends Error {}
-
-/** The URL's path, without its query. */
-export function pathOf(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
-}
 
 /** Which methods each route answers, to tell a wrong method (405) from a wrong path (404). */
 export class RouteMethods {
@@ -62,16 +57,23 @@ export function answerNoRoute(routes: RouteMethods) {
   };
 }
 
-/** Errors found before fastify has a route for the request (fastify's `frameworkErrors`). */
-export function answerUnroutable(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const path = pathOf(request.url);
-  if (error.code === "FST_ERR_BAD_URL") {
-    void reply.code(400).send({ detail: `the path ${path} is not a valid URL path: each % must begin an escape of two hexadecimal digits, such as %20` });
-  } else if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
-    void reply.code(414).send({ detail: `a part of the path ${path.slice(0, 200)} is too long` });
-  } else {
-    void reply.code(500).send({ detail: "internal server error" });
-  }
+/**
+ * Errors found before fastify has a route for the request (fastify's `frameworkErrors`); the
+ * request hooks do not run for these, so the request's log line is written here.
+ */
+export function answerUnroutable(log: Log) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    if (log.enabled("info")) reply.raw.once("finish", () => log.info(requestLine(request, reply)));
+    const path = pathOf(request.url);
+    if (error.code === "FST_ERR_BAD_URL") {
+      void reply.code(400).send({ detail: `the path ${path} is not a valid URL path: each % must begin an escape of two hexadecimal digits, such as %20` });
+    } else if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+      void reply.code(414).send({ detail: `a part of the path ${path.slice(0, 200)} is too long` });
+    } else {
+      log.error(`${request.method} ${path}: ${error.message}`);
+      void reply.code(500).send({ detail: "internal server error" });
+    }
+  };
 }
 
 /** Where request and headers timeouts are described to the client that ran into one. */
@@ -87,6 +89,7 @@ export interface Timeouts {
 export function answerClientError(log: Log, { requestTimeoutMs, headersTimeoutMs }: Timeouts) {
   return (error: Error & { code?: string; reason?: string }, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const client = socket.remoteAddress;
     const [status, detail] =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, `the request did not arrive in time: its headers must arrive within ${seconds(headersTimeoutMs)}, all of it within ${seconds(requestTimeoutMs)}`]
@@ -103,7 +106,7 @@ export function answerClientError(log: Log, { requestTimeoutMs, headersTimeoutMs
       );
     }
     socket.destroy(error);
-    log.info(`client ${socket.remoteAddress ?? "?"} ${status}: ${detail}`);
+    log.info(`client ${client} ${status}: ${detail}`);
   };
 }
 

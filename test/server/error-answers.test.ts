@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { afterFile } from "../cleanup.js";
 import type { ExportSubmitter } from "../../src/tasks/export-tasks.js";
+import { lineLog } from "../../src/server/log.js";
 import { taskSubmitterOver, type IpcChannel } from "../../src/tasks/queue-ipc.js";
 import { demoStorePath, startServer, type RunningServer } from "./helpers.js";
 import { openSocket, parseAnswer, portOf, rawRequest, receivedUntilClose } from "./raw-http.js";
@@ -79,15 +80,33 @@ const CASES: Case[] = [
   { name: "a body that is not JSON", request: "POST /raw/polygons HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\n{", status: 422 },
 ];
 
+/** A log that keeps its lines, and waits for the next one. */
+function keptLog() {
+  let text = "";
+  return {
+    log: lineLog("info", { write: (line: string) => (text += line) }),
+    /** The lines written since `from` (a length of the text), once there are any; bounded. */
+    async since(from: number): Promise<string> {
+      for (let waits = 0; waits < 200 && text.length === from; waits++) await new Promise((resolve) => setTimeout(resolve, 5));
+      return text.slice(from);
+    },
+    get length() {
+      return text.length;
+    },
+  };
+}
+
 describe("error answers", () => {
   let server: RunningServer;
+  const kept = keptLog();
   beforeAll(async () => {
     const directory = exportsFolder();
     writeFileSync(join(directory, ZIP), Buffer.alloc(ZIP_BYTES, 1));
-    server = await startServer(await demoStorePath(), { exports: { queue: unusedQueue, directory } });
+    server = await startServer(await demoStorePath(), { exports: { queue: unusedQueue, directory }, log: kept.log });
   });
 
-  it.each(CASES)("$name: $status with {detail}", async ({ request, status, says, headers }) => {
+  it.each(CASES)("$name: $status with {detail}, and a line in the log", async ({ request, status, says, headers }) => {
+    const logged = kept.length;
     const answer = await rawRequest(portOf(server.url), request);
     expect(answer.status, answer.body).toBe(status);
     expect(answer.headers["content-type"]).toMatch(/^application\/json/);
@@ -96,6 +115,7 @@ describe("error answers", () => {
     if (status === 422) expect(body.detail).toEqual([expect.objectContaining({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) })]);
     else expect(body.detail).toEqual(expect.stringMatching(says ?? /\w/));
     for (const [name, value] of Object.entries(headers ?? {})) expect(answer.headers[name]).toMatch(value);
+    expect(await kept.since(logged)).toMatch(new RegExp(`^\\S+ INFO  (\\S+ \\S+ ${status} \\d+\\.\\d ms \\d+ B|client 127\\.0\\.0\\.1 ${status}: .+)$`, "m"));
   });
 
   it("GET / leads to the docs", async () => {

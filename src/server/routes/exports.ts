@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
 import type { ExportsContext } from "../app.js";
-import { pathOf, wrongMethod } from "../error-answers.js";
+import { wrongMethod } from "../error-answers.js";
+import { pathOf } from "../request-line.js";
 
 /** Only finished zips are served: not the work folders, partial files or the task queue beside them. */
 const ZIP_NAME = /^\/[\p{L}\p{M}\p{N}_]+_[a-z]+_uid_[0-9a-f-]{36}\.zip$/u;
