@@ -71,7 +71,7 @@ class OsmChangeParser extends OsmXmlParser<ChangeAction> {
 
   private readAction(action: ActionName, type: OsmEntity["type"], attributes: Record<string, string>): ChangeAction {
     if (action !== "delete") return { action, entity: this.readEntity(type, attributes) };
-    const id = this.integer(attributes, "id", `<${type}>`);
+    const id = this.osmId(attributes, "id", `<${type}>`);
     return { action, entity: { type, id, ...this.readMetadata(attributes, `${type} ${id}`) } };
   }
 }

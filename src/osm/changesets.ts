@@ -58,7 +58,7 @@ class ChangesetParser extends OsmXmlParser<ChangesetRecord> {
 
   /** The changeset without what its tags say, which closeElement() adds. */
   private readChangeset(attributes: Attributes): ChangesetRecord {
-    const id = this.integer(attributes, "id", "<changeset>");
+    const id = this.osmId(attributes, "id", "<changeset>");
     const owner = `changeset ${id}`;
     const hasBBox = BBOX_ATTRIBUTES.some((name) => attributes[name] !== undefined);
     return {

@@ -12,6 +12,7 @@ import type { FileHandle } from "node:fs/promises";
 import { inflateSync } from "node:zlib";
 import { PbfReader } from "pbf";
 import { OsmImportError } from "./errors.js";
+import { idProblem, latestPlausibleTime } from "./plausible.js";
 import { formatOsmTimestamp, NO_TAGS, newTags } from "./types.js";
 import type {
   OsmBlock,
@@ -45,6 +46,7 @@ export async function* readPbf(path: string, options: OsmReadOptions = {}): Asyn
   } catch (error) {
     throw new OsmImportError(path, `cannot open file (${(error as Error).message})`, { cause: error });
   }
+  const latest = latestPlausibleTime();
   try {
     let position = 0;
     let sawHeader = false;
@@ -61,6 +63,8 @@ export async function* readPbf(path: string, options: OsmReadOptions = {}): Asyn
         throw new OsmImportError(path, `bad protobuf data in the block at byte ${frame.start}: ${(error as Error).message}`, { cause: error });
       }
       if (block === null) continue;
+      const problem = implausible(block, latest);
+      if (problem !== null) throw new OsmImportError(path, `invalid data in the block at byte ${frame.start}: ${problem}`);
       if (block.kind === "header") sawHeader = true;
       yield block;
     }
@@ -78,6 +82,20 @@ interface Frame {
 }
 
 /** Reads the frame starting at `position`; null at a clean end of file. */
+/** What makes a decoded block more than bad bytes (see plausible.ts), naming the object; null when nothing does. */
+function implausible(block: OsmBlock, latest: number): string | null {
+  if (block.kind === "header") {
+    const time = block.header.replicationTimestamp;
+    return time !== null && Date.parse(time) > latest ? `the replication timestamp ${time} is later than a day from now` : null;
+  }
+  for (const entity of block.entities) {
+    const problem = idProblem(entity.id);
+    if (problem !== null) return `${entity.type} ${entity.id}: ${problem}`;
+    if (entity.timestamp !== null && entity.timestamp > latest) return `${entity.type} ${entity.id} is dated later than a day from now`;
+  }
+  return null;
+}
+
 async function readFrame(file: FileHandle, position: number, path: string): Promise<Frame | null> {
   const lengthBytes = await readExactly(file, position, 4);
   if (lengthBytes.length === 0) return null;

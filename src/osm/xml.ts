@@ -11,6 +11,7 @@ import type { ReadStream } from "node:fs";
 import { createGunzip } from "node:zlib";
 import { SaxesParser } from "saxes";
 import { OsmImportError } from "./errors.js";
+import { idProblem, latestPlausibleTime } from "./plausible.js";
 import { formatOsmTimestamp, NO_TAGS, newTags, toOsmPrecision } from "./types.js";
 import type { OsmBlock, OsmEntity, OsmHeader, OsmMemberType, OsmMetadata, OsmReadOptions, OsmRelation, OsmTags, OsmWay } from "./types.js";
 
@@ -107,6 +108,7 @@ export abstract class OsmXmlParser<T> {
   private sawRoot = false;
   private sawText = false;
   private depth = 0;
+  private readonly latestTime = latestPlausibleTime();
 
   constructor(
     private readonly path: string,
@@ -177,7 +179,7 @@ export abstract class OsmXmlParser<T> {
 
   /** A node, way or relation without its tags, nodes and members (see addEntityChild). */
   protected readEntity(type: OsmEntity["type"], attributes: Attributes): OsmEntity {
-    const id = this.integer(attributes, "id", `<${type}>`);
+    const id = this.osmId(attributes, "id", `<${type}>`);
     const owner = `${type} ${id}`;
     const meta = this.readMetadata(attributes, owner);
     if (type === "node") {
@@ -201,13 +203,13 @@ export abstract class OsmXmlParser<T> {
       if (entity.tags === NO_TAGS) entity.tags = newTags();
       this.addTag(entity.tags, attributes);
     } else if (name === "nd" && entity.type === "way") {
-      (entity as OsmWay).refs.push(this.integer(attributes, "ref", "<nd>"));
+      (entity as OsmWay).refs.push(this.osmId(attributes, "ref", "<nd>"));
     } else if (name === "member" && entity.type === "relation") {
       const type = attributes["type"];
       if (type !== "node" && type !== "way" && type !== "relation") {
         throw this.invalid(`member of relation ${entity.id} with type "${type ?? ""}"`);
       }
-      const ref = this.integer(attributes, "ref", "<member>");
+      const ref = this.osmId(attributes, "ref", "<member>");
       (entity as OsmRelation).members.push({ type: type as OsmMemberType, ref, role: attributes["role"] ?? "" });
     }
   }
@@ -235,8 +237,17 @@ export abstract class OsmXmlParser<T> {
   protected integer(attributes: Attributes, name: string, owner: string): number {
     const text = attributes[name];
     const value = Number(text);
-    if (text === undefined || text === "" || !Number.isSafeInteger(value)) throw this.badAttribute(owner, name, text, "an integer");
+    if (text === undefined || !INTEGER.test(text) || !Number.isSafeInteger(value)) throw this.badAttribute(owner, name, text, "an integer");
     return value;
+  }
+
+  /** The id of an object or changeset, or a reference to one (see plausible.ts). */
+  protected osmId(attributes: Attributes, name: string, owner: string): number {
+    const text = attributes[name];
+    if (text === undefined || !INTEGER.test(text)) throw this.badAttribute(owner, name, text, "an integer");
+    const problem = idProblem(Number(text));
+    if (problem !== null) throw this.invalid(`${owner} with ${name}="${text}" (${problem})`);
+    return Number(text);
   }
 
   /** Absent and empty attributes are both null: extracts strip metadata either way. */
@@ -263,6 +274,7 @@ export abstract class OsmXmlParser<T> {
     // Date.parse alone also takes "1" or "May 5" and reads zoneless times as local time.
     const ms = ISO_DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
     if (Number.isNaN(ms)) throw this.badAttribute(owner, name, text, "an ISO-8601 date and time such as 2025-01-02T03:04:05Z");
+    if (ms > this.latestTime) throw this.badAttribute(owner, name, text, "a time no later than a day from now");
     return ms;
   }
 
@@ -276,6 +288,8 @@ export abstract class OsmXmlParser<T> {
   }
 }
 
+/** Decimal digits only: Number() would also take "1e3", "0x10" and " 7 ". */
+const INTEGER = /^-?\d+$/;
 const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/;
 
 const OSM_XML: OsmXmlFormat = { root: "osm", name: "OSM XML", shortName: "OSM XML" };

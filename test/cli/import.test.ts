@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import { ANDORRA, MONACO } from "../osm/helpers.js";
+import { hasTool } from "../requirements.js";
 import { basemodel, BIN, ROOT, scratchDir } from "./helpers.js";
 
 const FIXTURE = join(ROOT, "fixtures/osm/assembly.osm");
@@ -152,6 +153,41 @@ describe("basemodel import: bad input", () => {
     const replaced = await basemodel(["import", FIXTURE, "--db", db, "--force"]);
     expect(replaced.code).toBe(0);
     expect(rowCounts(db)).toEqual({ nodes: 2, ways_line: 2, ways_poly: 1, relations: 3 });
+  });
+
+  it("an object or the file dated after tomorrow, or an id that is no OSM id, fails the import in one line naming the line and the object", async () => {
+    const osm = (header: string, node: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6"${header}>\n<node id="1" lat="0" lon="0" timestamp="2024-01-01T00:00:00Z"><tag k="amenity" v="bench"/></node>\n${node}\n</osm>\n`;
+    const cases: Array<[string, string, string]> = [
+      ["future.osm", osm("", '<node id="2" lat="0" lon="1" timestamp="9999-12-31T23:59:59Z"><tag k="shop" v="bakery"/></node>'), 'line 4: node 2 with timestamp="9999-12-31T23:59:59Z" (a time no later than a day from now is required)'],
+      ["future-header.osm", osm(' timestamp="9999-12-31T23:59:59Z"', ""), 'line 2: <osm> with timestamp="9999-12-31T23:59:59Z" (a time no later than a day from now is required)'],
+      ["negative.osm", osm("", '<node id="-2" lat="0" lon="1"><tag k="shop" v="bakery"/></node>'), `line 4: <node> with id="-2" (negative ids are an editor's placeholders for objects not uploaded yet)`],
+      ["zero.osm", osm("", '<way id="0"><nd ref="1"/><nd ref="1"/></way>'), 'line 4: <way> with id="0" (ids start at 1)'],
+    ];
+    for (const [name, text, problem] of cases) {
+      const input = join(dir, name);
+      writeFileSync(input, text);
+      const db = join(dir, `${name}.db`);
+      const run = await basemodel(["import", input, "--db", db]);
+      expect(run.code, name).toBe(1);
+      expectOneLine(run.stderr, `Cannot import ${input}: invalid OSM XML at ${problem}`);
+      expect(existsSync(db)).toBe(false);
+    }
+  });
+
+  it.skipIf(!hasTool(["osmium"], "osmium-tool"))("the same in a .pbf, naming the object and its block", async () => {
+    for (const [name, node, problem] of [
+      ["negative", '<node id="-2" lat="0" lon="1"/>', "node -2: negative ids are an editor's placeholders for objects not uploaded yet"],
+      ["future", '<node id="2" lat="0" lon="1" version="1" timestamp="2100-01-01T00:00:00Z"/>', "node 2 is dated later than a day from now"],
+    ]) {
+      const xml = join(dir, `${name}-pbf.osm`);
+      writeFileSync(xml, `<osm version="0.6"><node id="1" lat="0" lon="0"><tag k="amenity" v="bench"/></node>${node}</osm>`);
+      const input = join(dir, `${name}.osm.pbf`);
+      execFileSync("osmium", ["cat", "--overwrite", xml, "-o", input]);
+      const run = await basemodel(["import", input, "--db", join(dir, `${name}-pbf.db`)]);
+      expect(run.code, name).toBe(1);
+      expectOneLine(run.stderr, `Cannot import ${input}: invalid data in the block at byte `, problem!);
+    }
   });
 
   it("--db naming a folder or the input file is a usage error, even with --force", async () => {

@@ -77,6 +77,55 @@ describe("basemodel update", () => {
     expect(differingTables(fresh, before)).toEqual([]);
   });
 
+  it("exit 1 and one line naming the file, line and object for a date after tomorrow or an id that is no OSM id; the store unchanged", async () => {
+    const fresh = await monacoStoreCopy();
+    const before = snapshotStore(fresh);
+    const node = (attributes: string) =>
+      `<osmChange version="0.6">\n<create>\n<node ${attributes} version="1" lat="43.74" lon="7.44"><tag k="amenity" v="bench"/></node>\n</create>\n</osmChange>\n`;
+    const way = (ref: string) =>
+      `<osmChange version="0.6">\n<create>\n<way id="12000000901" version="1">\n<nd ref="12000000011"/>\n<nd ref="${ref}"/>\n</way>\n</create>\n</osmChange>\n`;
+    const cases: Array<[string, string, string]> = [
+      ["future.osc", node('id="12000000900" timestamp="9999-12-31T23:59:59Z"'), 'line 3: node 12000000900 with timestamp="9999-12-31T23:59:59Z" (a time no later than a day from now is required)'],
+      ["negative.osc", node('id="-1"'), `line 3: <node> with id="-1" (negative ids are an editor's placeholders for objects not uploaded yet)`],
+      ["zero.osc", node('id="0"'), 'line 3: <node> with id="0" (ids start at 1)'],
+      ["fraction.osc", node('id="12000000900.5"'), 'line 3: <node> with id="12000000900.5" (an integer is required)'],
+      ["huge.osc", node('id="9007199254740993"'), 'line 3: <node> with id="9007199254740993" (an id is a whole number below 2^53)'],
+      ["ref.osc", way("-7"), `line 5: <nd> with ref="-7" (negative ids are an editor's placeholders for objects not uploaded yet)`],
+    ];
+    for (const [name, text, problem] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const run = await basemodel(["update", file, "--db", fresh]);
+      expect(run.code, name).toBe(1);
+      expectOneLine(run.stderr, `${file}: invalid OSM change at ${problem}; ${fresh} was not changed`);
+    }
+    expect(differingTables(fresh, before)).toEqual([]);
+  });
+
+  it("the same for a changeset file dated after tomorrow or with a negative id; a clock an hour ahead is allowed", async () => {
+    const fresh = await monacoStoreCopy();
+    const before = snapshotStore(fresh);
+    const changeset = (attributes: string) => `<osm version="0.6">\n<changeset ${attributes} uid="1" user="a"><tag k="comment" v="#x"/></changeset>\n</osm>\n`;
+    for (const [name, text, problem] of [
+      ["future.osm", changeset('id="160000001" created_at="9999-01-01T00:00:00Z"'), 'line 2: changeset 160000001 with created_at="9999-01-01T00:00:00Z" (a time no later than a day from now is required)'],
+      ["negative.osm", changeset('id="-4" created_at="2025-01-10T10:02:11Z"'), `line 2: <changeset> with id="-4" (negative ids are an editor's placeholders for objects not uploaded yet)`],
+    ]) {
+      const file = join(dir, `changesets-${name}`);
+      writeFileSync(file, text!);
+      const run = await basemodel(["update", FIRST, "--db", fresh, "--changesets", file]);
+      expect(run.code, name).toBe(1);
+      expectOneLine(run.stderr, `${file}: invalid OSM changeset file at ${problem}; ${fresh} was not changed`);
+    }
+    expect(differingTables(fresh, before)).toEqual([]);
+
+    const soon = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const ahead = join(dir, "ahead.osc");
+    writeFileSync(ahead, `<osmChange version="0.6"><create><node id="12000000902" version="1" timestamp="${soon}" lat="43.74" lon="7.44"/></create></osmChange>`);
+    const run = await basemodel(["update", ahead, "--db", fresh]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain(`Replication timestamp: ${soon}\n`);
+  });
+
   it.each([
     [["update", FIRST], "required option '--db <path>' not specified"],
     [["update", join(dir, "missing.osc"), "--db", join(dir, "x.db")], "the change file"],
