@@ -10,11 +10,11 @@ import { basename, join } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { SnapshotParams } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
-import { prepareArea } from "../geometry/geos.js";
+import { prepareArea, type PreparedArea } from "../geometry/geos.js";
 import { tableMatches } from "../query/find.js";
-import type { FeatureStore } from "../store/store.js";
+import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { sanitizeFileName } from "./file-name.js";
-import { createWriter } from "./index.js";
+import { createWriter, type ExportWriter } from "./index.js";
 import { planExport, type ExportPlan } from "./plan.js";
 import { PARTIAL_SUFFIX, writeZip } from "./zip.js";
 
@@ -102,35 +102,54 @@ async function writeFeatures(
   options: SnapshotOptions,
 ): Promise<{ files: string[]; features: number }> {
   const area = await prepareArea(params.geometry);
-  const writer = await createWriter(params.outputType ?? "geojson", work, fileName, { columns: plan.columns });
   try {
-    const queries = plan.parts.flatMap((part) => part.tables.map((table) => ({ part, table })));
-    const counts = await Promise.all(queries.map(({ part, table }) => store.countCandidates(table, area.bbox, { tags: part.tags })));
-    const total = counts.reduce((sum, count) => sum + count, 0);
-    let read = 0;
-    let lastPercent = -1;
-    const onCandidate = () => {
-      read++;
-      const percent = total === 0 ? WRITING_SHARE : Math.floor((read / total) * WRITING_SHARE);
-      if (percent !== lastPercent) options.onProgress?.((lastPercent = percent));
-    };
-    let features = 0;
-    for (const { part, table } of queries) {
-      for await (const { feature } of tableMatches(store, { area, tags: part.tags, geometry: part.kind }, table, "id", onCandidate)) {
-        await writer.write({ geometry: feature.geometry, properties: part.properties(feature) });
-        if (++features % FEATURES_PER_TURN === 0) {
-          await yieldToEventLoop();
-          options.signal?.throwIfAborted();
-        }
+    // Every table as of one moment, whatever `basemodel update` commits while the export runs.
+    const data = await store.snapshot();
+    try {
+      const writer = await createWriter(params.outputType ?? "geojson", work, fileName, { columns: plan.columns });
+      try {
+        return await writeMatches(data, area, plan, writer, options);
+      } catch (error) {
+        await writer.abort();
+        throw error;
       }
+    } finally {
+      await data.close();
     }
-    return { files: await writer.finish(), features };
-  } catch (error) {
-    await writer.abort();
-    throw error;
   } finally {
     area.dispose();
   }
+}
+
+/** Streams the plan's matches into `writer` and finishes it. */
+async function writeMatches(
+  data: FeatureSnapshot,
+  area: PreparedArea,
+  plan: ExportPlan,
+  writer: ExportWriter,
+  options: SnapshotOptions,
+): Promise<{ files: string[]; features: number }> {
+  const queries = plan.parts.flatMap((part) => part.tables.map((table) => ({ part, table })));
+  const counts = await Promise.all(queries.map(({ part, table }) => data.countCandidates(table, area.bbox, { tags: part.tags })));
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  let read = 0;
+  let lastPercent = -1;
+  const onCandidate = () => {
+    read++;
+    const percent = total === 0 ? WRITING_SHARE : Math.floor((read / total) * WRITING_SHARE);
+    if (percent !== lastPercent) options.onProgress?.((lastPercent = percent));
+  };
+  let features = 0;
+  for (const { part, table } of queries) {
+    for await (const { feature } of tableMatches(data, { area, tags: part.tags, geometry: part.kind }, table, "id", onCandidate)) {
+      await writer.write({ geometry: feature.geometry, properties: part.properties(feature) });
+      if (++features % FEATURES_PER_TURN === 0) {
+        await yieldToEventLoop();
+        options.signal?.throwIfAborted();
+      }
+    }
+  }
+  return { files: await writer.finish(), features };
 }
 
 function readme(params: SnapshotParams, features: number): string {

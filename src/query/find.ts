@@ -77,7 +77,7 @@ function newer(a: OsmFeature, b: OsmFeature): number {
  * read, matching or not: what an export counts to report its progress.
  */
 export async function* tableMatches(
-  store: FeatureStore,
+  store: Pick<FeatureStore, "candidates">,
   query: Pick<FeatureQuery, "area" | "tags" | "geometry" | "changesets" | "status" | "annotated">,
   table: FeatureTable,
   order: "id" | "newest" = "id",

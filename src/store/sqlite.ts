@@ -19,6 +19,7 @@ import { FEATURE_TABLES } from "./store.js";
 import type {
   CandidateOptions,
   Changeset,
+  FeatureSnapshot,
   FeatureStore,
   FeatureStoreFactory,
   FeatureTable,
@@ -48,6 +49,12 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
   }
 }
 
+/**
+ * How long a writer waits for another one (an update beside a check) before SQLITE_BUSY.
+ * Readers never wait, nor make a writer wait: the store is in WAL mode.
+ */
+const BUSY_TIMEOUT_MS = 30_000;
+
 export const sqliteStoreFactory: FeatureStoreFactory = {
   async create(path) {
     if (existsSync(path)) throw new Error(`Cannot create a store at ${path}: the file exists`);
@@ -59,7 +66,7 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
   async open(path) {
     const Driver = await loadDriver();
     // fileMustExist: opening a mistyped path must fail, not create an empty store.
-    const db = new Driver(path, { fileMustExist: true });
+    const db = new Driver(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
     let version: unknown;
     try {
       version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
@@ -74,6 +81,8 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
           : `${path} is not a feature store`,
       );
     }
+    // Stores imported before WAL was the default are turned over on their first open.
+    db.pragma("journal_mode = WAL");
     return new SqliteFeatureStore(db);
   },
 };
@@ -183,6 +192,23 @@ class SqliteFeatureStore implements FeatureStore {
     return { replicationTimestamp: values.get("replication_timestamp") ?? null, statistics: JSON.parse(statistics) };
   }
 
+  async snapshot(): Promise<FeatureSnapshot> {
+    const Driver = await loadDriver();
+    // Not read-only, though it only reads: the last connection to close folds the WAL into the
+    // store and removes the -wal and -shm files, which a read-only one cannot do.
+    const db = new Driver(this.db.name, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      // A read transaction on a connection of its own: in WAL mode it sees the data as of its
+      // first read until it ends, whatever commits meanwhile.
+      db.exec("BEGIN");
+      db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new SqliteFeatureStore(db);
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
@@ -237,6 +263,9 @@ class SqliteFeatureWriter implements FeatureWriter {
     if (meta.replicationTimestamp !== null) upsert.run("replication_timestamp", meta.replicationTimestamp);
     upsert.run("import_statistics", JSON.stringify(meta.statistics));
     this.db.exec("COMMIT");
+    // Readers (the server, exports) and one writer (update, check) then work side by side.
+    // Recorded in the file; its -wal and -shm files go when the last connection closes.
+    this.db.pragma("journal_mode = WAL");
   }
 
   async abort(): Promise<void> {

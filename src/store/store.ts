@@ -253,6 +253,12 @@ export interface Paged<T> {
   hasMore: boolean;
 }
 
+/** What an export reads: candidates and their counts, as of one moment (see FeatureStore.snapshot). */
+export interface FeatureSnapshot extends Pick<FeatureStore, "candidates" | "countCandidates"> {
+  /** Ends the snapshot; later reads see the store as it is then. */
+  close(): Promise<void>;
+}
+
 export interface FeatureStore {
   /** Starts a bulk load; a store accepts one writer at a time. */
   writer(): FeatureWriter;
@@ -278,6 +284,11 @@ export interface FeatureStore {
   /** One page of the counts of those values by value, source and status: count descending, then value, source and status ascending. */
   findingValueCounts(filter: FindingFilter, page: Page): Promise<Paged<FindingValueCount>>;
   readMeta(): Promise<StoreMeta | null>;
+  /**
+   * The store as it is now, for a long read that must see one state of the data: updates that
+   * commit meanwhile neither wait for it nor show in it. Close it when done.
+   */
+  snapshot(): Promise<FeatureSnapshot>;
   close(): Promise<void>;
 }
 

@@ -74,6 +74,22 @@ describe("basemodel import", () => {
   });
 });
 
+describe("basemodel import: the store beside other processes", () => {
+  it("is in WAL mode, so that updates commit while the server reads, and has nothing beside it once written", async () => {
+    const folder = join(dir, "wal");
+    mkdirSync(folder);
+    const db = join(folder, "assembly.db");
+    const run = await basemodel(["import", FIXTURE, "--db", db]);
+    expect(run.code).toBe(0);
+    // Closed before it was renamed: no -wal or -shm file, under either name.
+    expect(readdirSync(folder)).toEqual(["assembly.db"]);
+    const sqlite = new Database(db);
+    expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    sqlite.close();
+    expect(readdirSync(folder)).toEqual(["assembly.db"]);
+  });
+});
+
 describe("basemodel import: bad input", () => {
   it("a missing input file is a usage error", async () => {
     const db = join(dir, "never.db");

@@ -187,6 +187,7 @@ describe("findFeatures", () => {
       close: () => store.close(),
       countCandidates: (...args) => store.countCandidates(...args),
       update: () => store.update(),
+      snapshot: () => store.snapshot(),
       qualityFindings: (...args) => store.qualityFindings(...args),
       findingValues: (...args) => store.findingValues(...args),
       findingValueCounts: (...args) => store.findingValueCounts(...args),
