@@ -28,7 +28,7 @@ Exit codes:
   1  not applied, the store unchanged: a malformed or truncated file, a change the store
      cannot take (an object it does not have, a way on unknown nodes), or a store that
      could not be written
-  2  usage error: a missing file, --db not a feature store, a bad --rules file, or a
+  2  usage error: a missing file, --db not a feature store or a damaged one, a bad --rules file, or a
      missing optional dependency`;
 
 function port(text: string): number {

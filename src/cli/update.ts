@@ -102,9 +102,9 @@ async function ruleSet(load: (path: string) => Promise<RuleSet>, path: string | 
   }
 }
 
-/** A store that is not one is a usage error; one that cannot be written, a failure; anything else, a bug. */
+/** A store that is not one (or is damaged) is a usage error; one that cannot be written, a failure; anything else, a bug. */
 function storeFailure(error: unknown, db: string, io: UpdateIo): number {
-  if (/is not a feature store|is a feature store of schema version/.test((error as Error).message)) throw new UsageError((error as Error).message);
+  if (/is not a feature store|is a feature store of schema version|is damaged \(/.test((error as Error).message)) throw new UsageError((error as Error).message);
   if (isEnvironmentError(error)) {
     io.stderr.write(`basemodel: cannot update ${db}: ${(error as Error).message}\n`);
     return EXIT_UPDATE_FAILED;

@@ -70,8 +70,13 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
     let version: unknown;
     try {
       version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
-    } catch {
-      // Not SQLite at all, or SQLite without our tables: both are answered below.
+    } catch (error) {
+      // A damaged file is said so; one that is not SQLite at all, or SQLite without our
+      // tables, is answered below.
+      if ((error as { code?: unknown }).code === "SQLITE_CORRUPT") {
+        db.close();
+        throw damagedStoreError(path, error);
+      }
     }
     if (version !== SCHEMA_VERSION) {
       db.close();
@@ -86,6 +91,17 @@ export const sqliteStoreFactory: FeatureStoreFactory = {
     return new SqliteFeatureStore(db);
   },
 };
+
+/**
+ * The error for a store that SQLite finds damaged (cut short, overwritten), as one line naming
+ * the file; undefined for any other error. Such a file fails when it is opened, or only when a
+ * damaged page is read.
+ */
+export function damagedStoreError(path: string, error: unknown): Error | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code !== "SQLITE_CORRUPT" && code !== "SQLITE_NOTADB") return undefined;
+  return new Error(`${path} is damaged (${(error as Error).message}): restore it from a copy, or import the OSM file again`, { cause: error });
+}
 
 /** A FeatureRow followed by ANNOTATION_COLUMNS. */
 type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null];

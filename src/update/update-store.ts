@@ -6,7 +6,7 @@ import { readOsmChange } from "../osm/change.js";
 import { readChangesets } from "../osm/changesets.js";
 import { createQualityChecker } from "../quality/check.js";
 import { loadRuleSet, type RuleSet } from "../quality/rules.js";
-import { sqliteStoreFactory } from "../store/sqlite.js";
+import { damagedStoreError, sqliteStoreFactory } from "../store/sqlite.js";
 import { applyChange } from "./apply.js";
 import type { UpdateSummary } from "./apply.js";
 import { checkStore, type CheckSummary } from "./quality.js";
@@ -28,12 +28,17 @@ export async function updateStore(dbPath: string, changePath: string, options: U
     options.skipQuality ? undefined : (options.rules ?? loadRuleSet()),
   ]);
   const checker = rules === undefined ? undefined : await createQualityChecker(rules);
-  const store = await sqliteStoreFactory.open(dbPath);
   try {
-    return await applyChange(store, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
+    const store = await sqliteStoreFactory.open(dbPath);
+    try {
+      return await applyChange(store, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
+    } catch (error) {
+      throw damagedStoreError(dbPath, error) ?? error;
+    } finally {
+      await store.close();
+    }
   } finally {
     checker?.dispose();
-    await store.close();
   }
 }
 
@@ -44,6 +49,8 @@ export async function checkWholeStore(dbPath: string, rules?: RuleSet): Promise<
     const store = await sqliteStoreFactory.open(dbPath);
     try {
       return await checkStore(store, checker);
+    } catch (error) {
+      throw damagedStoreError(dbPath, error) ?? error;
     } finally {
       await store.close();
     }
