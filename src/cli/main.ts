@@ -167,7 +167,7 @@ function program(): Command {
     .option("--workers <n>", "exports run at the same time", numberAtLeast(1, true), 2)
     .option("--processes <n>", "processes answering HTTP requests on the port, to use more cores; exports run in the main one", numberAtLeast(1, true), 1)
     .option("--max-area <km2>", "largest export area in km²", numberAtLeast(0, false), 100_000)
-    .option("--export-max-age <hours>", "delete export zips this many hours after they finish", numberAtLeast(0, false), 24)
+    .option("--export-max-age <hours>", "delete export zips and forget their tasks this many hours after they finish", numberAtLeast(0, false), 24)
     .addOption(new Option("--log-level <level>", "lines written to standard error: a line per request and per export at info, failures at warn and error").choices(LOG_LEVELS).default("info"))
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: validate must never load fastify, SQLite or geometry code.
