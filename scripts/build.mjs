@@ -1,12 +1,15 @@
 // Build: generate code from the schema, then compile TypeScript.
 //  1. src/generated/schema.ts       the published schema as a typed constant, and the Ajv options
 //  2. src/generated/validate-item.ts the schema compiled ahead of time by Ajv (standalone code)
-//  3. tsc                            src -> dist (the type-level check against the schema runs here)
-//  4. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+//  3. src/generated/stac/*.cjs       the official STAC schemas of schema/stac/ compiled ahead of
+//                                    time, one module per schema (scripts/build-stac.mjs)
+//  4. tsc                            src -> dist (the type-level check against the schema runs here)
+//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { buildStac } from "./build-stac.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv = require("ajv").default;
@@ -35,9 +38,15 @@ const code = standaloneCode(ajv, ajv.compile(schema));
 const header = 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n';
 writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${header}${code}\n`);
 
+buildStac(root, generated);
+
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
   stdio: "inherit",
 });
+// tsc copies no .cjs: the compiled STAC schemas go beside the modules that load them, so that
+// dist/stac and dist/cli-bundle (two levels below the package, as src/stac) find them alike.
+rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });
+cpSync(new URL("stac/", generated), new URL("dist/generated/stac/", root), { recursive: true });
 
 // The command line as a handful of modules, commander, chalk and Ajv's runtime inside: a run
 // then resolves, reads and compiles a few files instead of dozens, a third of what validating

@@ -1,0 +1,68 @@
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { bundledSchemas } from "../generated/stac-registry.js";
+
+/** One failure of a compiled STAC schema, as Ajv reports it. */
+export interface SchemaFailure {
+  instancePath: string;
+  /** The full path from the schema's root: the build compiles an expanded copy (scripts/build-stac.mjs). */
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** What the build recorded about the keyword at a schema path, for the messages. */
+export type Hint =
+  | { kind: "branches"; count: number }
+  | { kind: "anything" }
+  | { kind: "members"; members: string[]; patterns?: string[] }
+  | { kind: "value"; value: unknown }
+  | { kind: "contains"; value: unknown }
+  | { kind: "pattern"; pattern: string }
+  | { kind: "type"; type: string | string[] }
+  | { kind: "condition"; member: string; value?: unknown; contains?: { member: string; value: unknown } }
+  | { kind: "schema" };
+
+/** A bundled schema compiled ahead of time, with what the explainer needs to know about it. */
+export interface CompiledSchema {
+  (data: unknown): boolean;
+  errors?: SchemaFailure[] | null;
+  /** Where each $ref into the schema's own file was expanded: schema path -> "#/$defs/Name". */
+  sites: Readonly<Record<string, string>>;
+  hints: Readonly<Record<string, Hint>>;
+}
+
+export type BundledSchema = (typeof bundledSchemas)[number];
+
+const byUrl = new Map<string, BundledSchema>(bundledSchemas.map((schema) => [schema.url, schema]));
+
+/** The bundled schema an item names, if any; "…/schema.json#" (an empty fragment) is the same URL. */
+export function bundledSchema(url: string): BundledSchema | undefined {
+  return byUrl.get(url.endsWith("#") ? url.slice(0, -1) : url);
+}
+
+export const coreSchemas: readonly BundledSchema[] = bundledSchemas.filter((schema) => schema.role === "core");
+export const extensionSchemas: readonly BundledSchema[] = bundledSchemas.filter((schema) => schema.role === "extension");
+
+/** The core item schema of a STAC version ("1.0.0", "1.1.0"). */
+export function coreSchema(stacVersion: string): BundledSchema | undefined {
+  return coreSchemas.find((schema) => schema.version === stacVersion);
+}
+
+const loaded = new Map<string, CompiledSchema>();
+
+/**
+ * The compiled check of a bundled schema, loaded on first use. The modules are CommonJS so that
+ * a synchronous require can load them; the path is computed, so that bundlers leave them out of
+ * the code that runs without --stac. From src/stac, dist/stac and dist/cli-bundle alike, the
+ * modules sit in ../generated/stac/.
+ */
+export function compiled(schema: BundledSchema): CompiledSchema {
+  let check = loaded.get(schema.module);
+  if (check === undefined) {
+    const file = fileURLToPath(new URL(`../generated/stac/${schema.module}.cjs`, import.meta.url));
+    check = createRequire(import.meta.url)(file) as CompiledSchema;
+    loaded.set(schema.module, check);
+  }
+  return check;
+}
