@@ -6,8 +6,10 @@
  */
 import type { ItemResult, ValidationResult } from "./item/issue.js";
 import type { BaseModelItem } from "./item/types.js";
+import { stacIssues } from "./stac/index.js";
 import {
   validatorFor,
+  validatorOf,
   type DocumentOptions,
   type TextOptions,
   type TextValidationResult,
@@ -28,35 +30,40 @@ function textOptions<T extends object>(options: T | undefined, own: ReadonlyArra
   return [mine, rest as ValidatorOptions];
 }
 
+/** A validator for one deployment of the format; createValidator() with no options is fAIr's. */
+export function createValidator(options: ValidatorOptions = {}): Validator {
+  return validatorOf(options, stacIssues);
+}
+
 /** Checks one item (any JavaScript value) and returns every broken rule. */
 export function validateItem(value: unknown, options?: ValidatorOptions): ValidationResult {
-  return validatorFor(options).validate(value);
+  return validatorFor(options, stacIssues).validate(value);
 }
 
 /** Checks one item written as JSON text (or UTF-8 bytes); every issue carries line and column. */
 export function validateItemText(text: string | Uint8Array, options?: TextOptions & ValidatorOptions): TextValidationResult {
   const [{ file }, validatorOptions] = textOptions(options, ["file"]);
-  return validatorFor(validatorOptions).validateText(text, file === undefined ? {} : { file });
+  return validatorFor(validatorOptions, stacIssues).validateText(text, file === undefined ? {} : { file });
 }
 
 /** Checks every item of a JSON document (a lone item or a FeatureCollection) or of NDJSON text. */
 export function validateDocumentText(text: string | Uint8Array, options?: DocumentOptions & ValidatorOptions): ItemResult[] {
   const [{ format }, validatorOptions] = textOptions(options, ["file", "format"]);
-  return validatorFor(validatorOptions).validateDocumentText(text, format === undefined ? {} : { format });
+  return validatorFor(validatorOptions, stacIssues).validateDocumentText(text, format === undefined ? {} : { format });
 }
 
 /** True when the value is a valid base model item (warnings allowed). */
 export function isBaseModelItem(value: unknown, options?: ValidatorOptions): value is BaseModelItem {
-  return validatorFor(options).isBaseModelItem(value);
+  return validatorFor(options, stacIssues).isBaseModelItem(value);
 }
 
 /** Throws a BaseModelItemError listing the errors unless the value is a valid base model item. */
 export function assertBaseModelItem(value: unknown, options?: ValidatorOptions): asserts value is BaseModelItem {
-  const validator: Validator = validatorFor(options);
+  const validator: Validator = validatorFor(options, stacIssues);
   validator.assertBaseModelItem(value);
 }
 
-export { createValidator, BaseModelItemError, DEFAULT_MAX_ERRORS } from "./item/validator.js";
+export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./item/validator.js";
 export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./item/validator.js";
 export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, type JsonSchema } from "./item/schema.js";
 export { rules, type Rule } from "./item/rules.js";

@@ -37,6 +37,7 @@ import { Validator as CfValidator, type OutputUnit, type Schema as CfSchema } fr
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createValidator, validateItem, type Issue, type JsonSchema } from "../src/index.js";
+import { allPaths, get, isObject, set, type Json, type JsonObject, type Segment } from "./json-edit.js";
 import { fairModelsFolder } from "./requirements.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,9 +46,6 @@ const FAIR_MODELS = fairModelsFolder();
 const SEED = 20240601;
 const NUM_RUNS = 3000;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-type Segment = string | number;
 
 // ---------------------------------------------------------------------------------------------
 // The two implementations, side by side
@@ -179,8 +177,6 @@ const realFiles =
         .sort()
         .map((name) => path.join(FAIR_MODELS, name));
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
-
 /** The item with every member name that starts with "fair:" renamed (values are left alone). */
 function renamePrefix(value: Json, prefix: string): Json {
   if (Array.isArray(value)) return value.map((element) => renamePrefix(element, prefix));
@@ -224,14 +220,6 @@ function baseItems(): { name: string; item: Json }[] {
 // Mutations
 // ---------------------------------------------------------------------------------------------
 
-/** Every path of the value (the root included), in document order. */
-function allPaths(value: Json, at: Segment[] = [], out: Segment[][] = []): Segment[][] {
-  out.push(at);
-  if (Array.isArray(value)) value.forEach((element, index) => allPaths(element, [...at, index], out));
-  else if (isObject(value)) for (const key of Object.keys(value)) allPaths(value[key]!, [...at, key], out);
-  return out;
-}
-
 type SchemaNode = { [key: string]: unknown };
 
 /**
@@ -261,31 +249,6 @@ function schemaPaths(schema: SchemaNode, value: Json): Segment[][] {
   };
   walk(schema, [], value);
   return out;
-}
-
-function get(root: Json, at: Segment[]): Json | undefined {
-  let value: Json | undefined = root;
-  for (const segment of at) {
-    if (Array.isArray(value) && typeof segment === "number") value = value[segment];
-    else if (isObject(value) && typeof segment === "string" && Object.hasOwn(value, segment)) value = value[segment];
-    else return undefined;
-  }
-  return value;
-}
-
-/** Sets (or with `undefined` removes) the value at a path; returns the new root. */
-function set(root: Json, at: Segment[], value: Json | undefined): Json {
-  if (at.length === 0) return value === undefined ? root : value;
-  const parent = get(root, at.slice(0, -1));
-  const last = at[at.length - 1]!;
-  if (Array.isArray(parent) && typeof last === "number") {
-    if (value === undefined) parent.splice(last, 1);
-    else parent[last] = value;
-  } else if (isObject(parent) && typeof last === "string") {
-    if (value === undefined) delete parent[last];
-    else parent[last] = value;
-  }
-  return root;
 }
 
 const kindOf = (value: Json | undefined) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);

@@ -8,22 +8,34 @@ export interface EngineSettings extends SchemaSettings {
   strict: boolean;
   /** At most this many issues per item are returned; the rest are counted in `omitted`. */
   maxErrors: number;
+  /** Also check core STAC and every extension the item lists, with the bundled official schemas. */
+  stac: boolean;
 }
+
+/**
+ * The STAC layer (src/stac): the STAC issues of one item, given what the base model rules found.
+ * It is handed in rather than imported, so that what does not ask for it never loads it.
+ */
+export type StacCheck = (value: unknown, base: readonly Issue[], baseModelUrl: string) => Issue[];
 
 /** The two steps every entry point shares: find the issues of one value, then shape them into a result. */
 export class Engine {
   private readonly compiled: CompiledCheck;
   private readonly context: MessageContext;
 
-  constructor(readonly settings: Readonly<EngineSettings>) {
+  constructor(
+    readonly settings: Readonly<EngineSettings>,
+    private readonly stac?: StacCheck,
+  ) {
+    if (settings.stac && stac === undefined) throw new Error("stac: true needs the STAC layer (src/stac)");
     this.compiled = compiledCheck(settings);
     this.context = { schemaUrl: settings.schemaUrl, definedPrefixed: definedPrefixedMembers(settings.prefix) };
   }
 
   /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
   check(value: unknown, base = ""): Issue[] {
-    if (this.compiled(value)) return [];
-    const issues = issuesFromSchemaErrors(this.compiled.errors ?? [], value, this.context);
+    const issues = this.compiled(value) ? [] : issuesFromSchemaErrors(this.compiled.errors ?? [], value, this.context);
+    if (this.settings.stac) issues.push(...this.stac!(value, issues, this.settings.schemaUrl));
     if (base !== "") for (const issue of issues) issue.path = base + issue.path;
     return issues;
   }

@@ -11,7 +11,21 @@ export type RuleId =
   | "min-items"
   | "exclusive-range"
   | "schema-url"
-  | "unknown-prefixed-property";
+  | "unknown-prefixed-property"
+  // --stac: the official STAC schemas, and our own messages for what they say badly
+  | "stac-core"
+  | "stac-extension"
+  | "stac-version"
+  | "stac-extension-url"
+  | "stac-extension-unknown"
+  | "stac-extension-missing"
+  | "stac-links"
+  | "stac-geometry-bbox"
+  | "stac-datetime"
+  | "mlm-model-asset"
+  | "mlm-artifact-type"
+  | "mlm-entrypoint-role"
+  | "mlm-bands";
 
 export type Severity = "error" | "warning";
 
@@ -29,6 +43,8 @@ export interface Issue {
   actual?: unknown;
   /** A likely fix, e.g. the closest allowed value. */
   suggestion?: string;
+  /** With --stac: the URL of the official schema whose rule this is (core STAC or an extension). */
+  schema?: string;
   /** 1-based position of the offending text; present when the item was validated from text. */
   line?: number;
   column?: number;

@@ -66,7 +66,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** Primitive values are kept as they are; arrays and objects as a short preview. */
-function actualOf(value: unknown): unknown {
+export function actualOf(value: unknown): unknown {
   return value !== null && typeof value === "object" ? preview(value) : value;
 }
 
@@ -80,28 +80,29 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
-function typeWords(types: string): string {
+export function typeWords(types: string): string {
   return types
     .split(",")
     .map((type) => TYPE_WORDS[type] ?? type)
     .join(" or ");
 }
 
-function quoteList(values: readonly unknown[]): string {
+export function quoteList(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
 }
 
-function suggestionFor(found: unknown, allowed: readonly unknown[]): string | undefined {
+export function suggestionFor(found: unknown, allowed: readonly unknown[]): string | undefined {
   if (typeof found !== "string") return undefined;
   const match = closest(found, allowed.filter((value): value is string => typeof value === "string"));
   return match === undefined ? undefined : `did you mean ${JSON.stringify(match)}?`;
 }
 
-function issue(rule: RuleId, path: string, message: string, extra: Partial<Issue> = {}): Issue {
+export function issue(rule: RuleId, path: string, message: string, extra: Partial<Issue> = {}): Issue {
   const result: Issue = { rule, severity: ruleById(rule).severity, path, message };
   if ("expected" in extra) result.expected = extra.expected;
   if ("actual" in extra) result.actual = extra.actual;
   if (extra.suggestion !== undefined) result.suggestion = extra.suggestion;
+  if (extra.schema !== undefined) result.schema = extra.schema;
   return result;
 }
 

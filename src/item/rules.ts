@@ -103,6 +103,103 @@ export const rules: readonly Rule[] = [
     example:
       '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
   },
+  {
+    id: "stac-core",
+    severity: "error",
+    summary: "With --stac: the item follows the official core STAC item schema of its stac_version (GeoJSON Feature and Geometry included).",
+    appliesTo: "the whole item, STAC 1.0.0 and 1.1.0",
+    example: '`"datetime": "2025-11-02"` -> properties.datetime must be a date and time in RFC 3339 form, such as 2025-11-02T08:15:00Z; found a string ("2025-11-02")',
+  },
+  {
+    id: "stac-extension",
+    severity: "error",
+    summary: "With --stac: the item follows the official schema of every extension its stac_extensions lists (bundled: see schema/stac/provenance.json).",
+    appliesTo: "the whole item: MLM 1.0.0-1.5.2, classification, file, raster, version, processing, datacube, label, eo, projection",
+    example: '`"mlm:accelerator": "CUDA"` -> properties.mlm:accelerator must be one of "amd64", "cuda", "xla", "amd-rocm", "intel-ipex-cpu", "intel-ipex-gpu", "macos-arm", null; found a string ("CUDA") (did you mean "cuda"?)',
+  },
+  {
+    id: "stac-version",
+    severity: "error",
+    summary: "With --stac: stac_version is a STAC version basemodel has the schemas of (1.0.0, 1.1.0).",
+    appliesTo: "stac_version",
+    example: '`"stac_version": "1.1"` -> stac_version must be one of "1.0.0", "1.1.0", the STAC versions basemodel checks; found "1.1" (did you mean "1.1.0"?)',
+  },
+  {
+    id: "stac-extension-url",
+    severity: "error",
+    summary: "With --stac: an entry of stac_extensions that is a misspelling of a known extension schema URL.",
+    appliesTo: "stac_extensions items",
+    example:
+      '`".../mlm/v1.5/schema.json"` -> stac_extensions[0] is not the URL of any STAC extension schema; found "https://stac-extensions.github.io/mlm/v1.5/schema.json" (did you mean "https://stac-extensions.github.io/mlm/v1.5.0/schema.json"?)',
+  },
+  {
+    id: "stac-extension-unknown",
+    severity: "warning",
+    summary: "With --stac: an entry of stac_extensions whose schema basemodel does not bundle, so it is not checked.",
+    appliesTo: "stac_extensions items",
+    example:
+      '`".../sar/v1.0.0/schema.json"` -> stac_extensions[2] cannot be checked offline: this schema is not bundled; found "https://stac-extensions.github.io/sar/v1.0.0/schema.json"',
+  },
+  {
+    id: "stac-extension-missing",
+    severity: "error",
+    summary: "With --stac: a member named with an extension's prefix (mlm:, raster:, file:, ...) comes with that extension in stac_extensions, or its schema is never applied.",
+    appliesTo: "members of the item, properties, assets, links and bands",
+    example:
+      '`"raster:bands"` on an asset, no raster URL -> assets.model.raster:bands uses the raster extension, which stac_extensions does not list, so its schema is not applied (add "https://stac-extensions.github.io/raster/v2.0.0/schema.json" to stac_extensions)',
+  },
+  {
+    id: "stac-links",
+    severity: "error",
+    summary: "With --stac: the item has links (STAC requires them; [] when there are none).",
+    appliesTo: "links",
+    example: 'no `"links"` -> "links" is missing from the item; a STAC item lists its links, [] when it has none',
+  },
+  {
+    id: "stac-geometry-bbox",
+    severity: "error",
+    summary: "With --stac: an item whose geometry is null has no bbox.",
+    appliesTo: "geometry, bbox",
+    example: '`"geometry": null` with a bbox -> the item has a bbox but its geometry is null; an item without a geometry has no bbox',
+  },
+  {
+    id: "stac-datetime",
+    severity: "error",
+    summary: "With --stac: a null datetime comes with start_datetime and end_datetime.",
+    appliesTo: "properties.datetime, start_datetime, end_datetime",
+    example:
+      '`"datetime": null` alone -> properties.datetime is null, so properties must give the time range in start_datetime and end_datetime; missing: "start_datetime", "end_datetime"',
+  },
+  {
+    id: "mlm-model-asset",
+    severity: "error",
+    summary: 'With --stac and MLM 1.2.0 or later: at least one asset has the role "mlm:model".',
+    appliesTo: "assets",
+    example:
+      'no asset with role "mlm:model" -> no asset has the role "mlm:model"; MLM needs the model itself (its weights or program) as an asset whose roles include "mlm:model" (add "mlm:model" to the roles of assets.checkpoint)',
+  },
+  {
+    id: "mlm-artifact-type",
+    severity: "error",
+    summary: 'With --stac and MLM 1.4.0 or later: exactly the assets with the role "mlm:model" carry mlm:artifact_type.',
+    appliesTo: "assets",
+    example: 'an asset with role "mlm:model" and no artifact type -> assets.weights has the role "mlm:model" but no mlm:artifact_type; say how the model file was saved, e.g. "torch.save" or "tf.keras.Model.save"',
+  },
+  {
+    id: "mlm-entrypoint-role",
+    severity: "error",
+    summary: 'With --stac and MLM 1.5.0 or later: an asset with mlm:entrypoint has the role "code".',
+    appliesTo: "assets",
+    example: '`"roles": ["metadata"]` beside mlm:entrypoint -> assets.source-code has mlm:entrypoint but not the role "code"; an entry point belongs to the asset that holds the code (add "code" to the roles of assets.source-code)',
+  },
+  {
+    id: "mlm-bands",
+    severity: "error",
+    summary: "With --stac: when the model's inputs or outputs name bands, the item describes them (raster:bands on each model asset, eo:bands, or STAC 1.1 bands).",
+    appliesTo: "assets with role mlm:model, stac_extensions",
+    example:
+      'no raster:bands on the model asset -> assets.weights has the role "mlm:model" but no raster:bands; properties.mlm:input names bands ("red", "green", "blue"), which every model asset must describe',
+  },
 ];
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));

@@ -1,4 +1,4 @@
-import { Engine, type EngineSettings } from "./engine.js";
+import { Engine, type EngineSettings, type StacCheck } from "./engine.js";
 import { LruCache } from "./lru.js";
 import type { Issue, ItemResult, ValidationResult } from "./issue.js";
 import {
@@ -21,6 +21,8 @@ export interface ValidatorOptions {
   strict?: boolean;
   /** At most this many issues per item (errors first); default 100. Use Infinity for all. */
   maxErrors?: number;
+  /** Also check core STAC (by stac_version) and every extension in stac_extensions, offline. Default false. */
+  stac?: boolean;
 }
 
 export interface TextOptions {
@@ -65,7 +67,7 @@ function shown(value: unknown): string {
   return typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" ? String(value) : JSON.stringify(value) ?? String(value);
 }
 
-const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors"]);
+const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac"]);
 
 /** Checked, normalised settings; a TypeError says what is wrong with the options. */
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
@@ -74,12 +76,13 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (unknown.length > 0) {
     throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
-  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS } = options;
+  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false } = options;
   if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${shown(strict)}`);
+  if (typeof stac !== "boolean") throw new TypeError(`stac must be true or false; got ${shown(stac)}`);
   if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
     throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${shown(maxErrors)}`);
   }
-  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors };
+  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac };
 }
 
 /** Validators of the last settings the functions of the package's entry point were called with. */
@@ -87,21 +90,21 @@ export const validatorsBySettings = new LruCache<string, Validator>(16);
 let defaultValidator: Validator | undefined;
 
 /** fAIr's validator, or one per distinct set of settings (checked first, compiled once, then reused while used). */
-export function validatorFor(options?: ValidatorOptions): Validator {
-  if (options === undefined) return (defaultValidator ??= createValidator());
+export function validatorFor(options: ValidatorOptions | undefined, stac: StacCheck): Validator {
+  if (options === undefined) return (defaultValidator ??= validatorOf({}, stac));
   const settings = settingsFrom(options);
-  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors].join("\n");
-  return validatorsBySettings.get(key, () => validatorWith(settings));
+  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors, settings.stac].join("\n");
+  return validatorsBySettings.get(key, () => validatorWith(settings, stac));
 }
 
-/** A validator for one deployment of the format; createValidator() with no options is fAIr's. */
-export function createValidator(options: ValidatorOptions = {}): Validator {
-  return validatorWith(settingsFrom(options));
+/** A validator for these options; `stac: true` needs the STAC layer. */
+export function validatorOf(options: ValidatorOptions, stac?: StacCheck): Validator {
+  return validatorWith(settingsFrom(options), stac);
 }
 
-export function validatorWith(checked: EngineSettings): Validator {
+export function validatorWith(checked: EngineSettings, stac?: StacCheck): Validator {
   const settings = Object.freeze({ ...checked });
-  const engine = new Engine(settings);
+  const engine = new Engine(settings, stac);
   const withFile = <T extends object>(result: T, file: string | undefined): T & { file?: string } =>
     file === undefined ? result : { ...result, file };
   return {
