@@ -7,6 +7,7 @@ export interface FileConfig {
   prefix?: string;
   schemaUrl?: string;
   strict?: boolean;
+  stac?: boolean;
   maxErrors?: number;
   format?: string;
   quiet?: boolean;
@@ -17,6 +18,7 @@ const CHECKS: Record<keyof FileConfig, (value: unknown) => boolean> = {
   prefix: (value) => typeof value === "string",
   schemaUrl: (value) => typeof value === "string",
   strict: (value) => typeof value === "boolean",
+  stac: (value) => typeof value === "boolean",
   maxErrors: (value) => Number.isInteger(value) && (value as number) >= 1,
   format: (value) => typeof value === "string",
   quiet: (value) => typeof value === "boolean",
@@ -27,6 +29,7 @@ const EXPECTED: Record<keyof FileConfig, string> = {
   prefix: "a string",
   schemaUrl: "a string",
   strict: "true or false",
+  stac: "true or false",
   maxErrors: "a whole number of at least 1",
   format: "a string",
   quiet: "true or false",

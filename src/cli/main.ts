@@ -73,6 +73,8 @@ function program(): Command {
     .addOption(schemaUrlOption())
     .option("--strict", "count warnings as errors")
     .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
+    .option("--stac", "also check core STAC (by stac_version) and every extension in stac_extensions, offline")
+    .option("--no-stac", "do not check core STAC and extensions (overrides the configuration file)")
     .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
     .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")

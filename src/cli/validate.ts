@@ -1,6 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { extname } from "node:path";
-import { createValidator, type Issue, type ItemResult, type Validator } from "../index.js";
+import type { Issue, ItemResult } from "../item/issue.js";
+import { validatorOf, type Validator, type ValidatorOptions } from "../item/validator.js";
 import { formatNames, loadFormatter } from "../report/index.js";
 import type { FileReport, RunReport } from "../report/types.js";
 import { loadConfig } from "./config.js";
@@ -12,6 +13,7 @@ export interface ValidateFlags {
   prefix?: string;
   schemaUrl?: string;
   strict?: boolean;
+  stac?: boolean;
   maxErrors?: number;
   quiet?: boolean;
   format?: string;
@@ -83,14 +85,21 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   const formatName = flags.format ?? config.format ?? "text";
   const formatter = await loadFormatter(formatName);
   if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${formatNames.join(", ")}`);
+  const stac = flags.stac ?? config.stac ?? false;
+  // The STAC layer is loaded only for --stac: without it, validate starts as it did before.
+  const stacLayer = stac ? (await import("../stac/index.js")).stacIssues : undefined;
   let validator: Validator;
   try {
-    validator = createValidator({
-      prefix: flags.prefix ?? config.prefix,
-      schemaUrl: flags.schemaUrl ?? config.schemaUrl,
-      strict: flags.strict ?? config.strict ?? false,
-      maxErrors: flags.maxErrors ?? config.maxErrors,
-    } as Parameters<typeof createValidator>[0]);
+    validator = validatorOf(
+      {
+        prefix: flags.prefix ?? config.prefix,
+        schemaUrl: flags.schemaUrl ?? config.schemaUrl,
+        strict: flags.strict ?? config.strict ?? false,
+        stac,
+        maxErrors: flags.maxErrors ?? config.maxErrors,
+      } as ValidatorOptions,
+      stacLayer,
+    );
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -142,6 +151,6 @@ function summarise(files: FileReport[], validator: Validator, durationMs: number
       summary.omittedWarnings += item.omittedWarnings ?? 0;
     }
   }
-  const { prefix, schemaUrl, strict } = validator.settings;
-  return { files, summary, settings: { prefix, schemaUrl, strict } };
+  const { prefix, schemaUrl, strict, stac } = validator.settings;
+  return { files, summary, settings: { prefix, schemaUrl, strict, stac } };
 }

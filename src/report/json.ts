@@ -18,6 +18,7 @@ function issueJson(issue: Issue) {
     expected: issue.expected,
     actual: issue.actual,
     suggestion: issue.suggestion,
+    schema: issue.schema,
     line: issue.line,
     column: issue.column,
     endLine: issue.endLine,
@@ -56,7 +57,7 @@ export const formatJson: Formatter = (report) => {
   const document = {
     version: REPORT_VERSION,
     tool: { name, version },
-    settings: { prefix: report.settings.prefix, schemaUrl: report.settings.schemaUrl, strict: report.settings.strict },
+    settings: { prefix: report.settings.prefix, schemaUrl: report.settings.schemaUrl, strict: report.settings.strict, stac: report.settings.stac },
     summary: summaryJson(report.summary),
     files: report.files.map(fileJson),
   };

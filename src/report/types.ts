@@ -32,7 +32,7 @@ export interface RunReport {
   files: FileReport[];
   summary: RunSummary;
   /** The validator settings the run used. */
-  settings: { prefix: string; schemaUrl: string; strict: boolean };
+  settings: { prefix: string; schemaUrl: string; strict: boolean; stac: boolean };
 }
 
 export interface FormatContext {

@@ -63,4 +63,10 @@ describe("a command whose optional dependencies are missing", () => {
     expect(other.code).toBe(1);
     expect(JSON.parse(other.stdout).files[0].items[0].errors.map((issue: { rule: string }) => issue.rule)).toEqual(["schema-url"]);
   });
+
+  it("validate --stac works without them: the compiled STAC schemas need only the validator's dependencies", async () => {
+    const valid = await run(["validate", "--stac", join(ROOT, "fixtures/valid/realistic-segmentation.json")]);
+    expect(valid.stderr).toBe("");
+    expect(valid.code).toBe(0);
+  });
 });

@@ -70,7 +70,7 @@ export function runReport(files: FileReport[], durationMs = 12.4): RunReport {
       omittedWarnings: items.reduce((sum, item) => sum + (item.omittedWarnings ?? 0), 0),
       durationMs,
     },
-    settings: { prefix: DEFAULT_PREFIX, schemaUrl: DEFAULT_SCHEMA_URL, strict: false },
+    settings: { prefix: DEFAULT_PREFIX, schemaUrl: DEFAULT_SCHEMA_URL, strict: false, stac: false },
   };
 }
 
