@@ -36,8 +36,10 @@ describe("schema/stac", () => {
     expect(["Apache-2.0", "MIT"]).toContain(entry.licence);
   });
 
-  it("ships the Apache-2.0 licence the STAC schemas are published under, and none of fAIr's (AGPL-3.0) schemas", () => {
+  it("ships the licences the schemas are published under (Apache-2.0; MIT with its notices), and none of fAIr's (AGPL-3.0) schemas", () => {
     expect(readFileSync(path.join(BUNDLE, "LICENSE-Apache-2.0.txt"), "utf8")).toContain("Apache License\n                           Version 2.0, January 2004");
+    expect(readFileSync(path.join(BUNDLE, "LICENSE-MIT-geojson-schema.md"), "utf8")).toContain("Copyright (c) 2018 Tim Schaub");
+    expect(readFileSync(path.join(BUNDLE, "LICENSE-MIT-PROJ.txt"), "utf8")).toContain("The above copyright notice and this permission notice shall be included");
     expect(filesOnDisk.filter((file) => file.includes("hotosm"))).toEqual([]);
   });
 
