@@ -11,7 +11,7 @@ import type initGeosJs from "geos-wasm";
 import { geometryBBox } from "../store/geojson.js";
 import type { BBox, Geometry, Position } from "../store/geojson.js";
 import type { AreaFilter } from "../query/types.js";
-import { boxWithin, isBoxShaped } from "./rectangle.js";
+import { boxInInterior, boxWithin, isBoxShaped } from "./rectangle.js";
 
 type GeosModule = Awaited<ReturnType<typeof initGeosJs>>;
 
@@ -25,8 +25,10 @@ export type GeosPattern = number;
 export type PolygonalGeometry = Extract<Geometry, { type: "Polygon" | "MultiPolygon" }>;
 
 // GEOS geometry type ids (geos_c.h, GEOSGeomTypes).
+const GEOS_POLYGON = 3;
 const GEOS_MULTILINESTRING = 5;
 const GEOS_MULTIPOLYGON = 6;
+const GEOS_GEOMETRYCOLLECTION = 7;
 
 /** A GEOS call failed; the message is GEOS's own. */
 export class GeosError extends Error {
@@ -121,13 +123,41 @@ export class Geos {
     return this.predicate(this.module.GEOSPreparedIntersectsXY(prepared, x, y), "intersects");
   }
 
+  /** True when the prepared geometry contains `pointer`: no part of it outside, some part inside (its ST_Within). */
+  preparedContains(prepared: GeosPointer, pointer: GeosPointer): boolean {
+    return this.predicate(this.module.GEOSPreparedContains(prepared, pointer), "contains");
+  }
+
+  /** Like preparedContains for a point, without creating a point geometry: the point lies in the interior. */
+  preparedContainsXY(prepared: GeosPointer, x: number, y: number): boolean {
+    return this.predicate(this.module.GEOSPreparedContainsXY(prepared, x, y), "contains");
+  }
+
   /** True when the prepared geometry contains the box (GEOS makes a flat box a point or a line). */
   preparedContainsBox(prepared: GeosPointer, bbox: BBox): boolean {
-    const box = this.check(this.module.GEOSGeom_createRectangle(bbox.minX, bbox.minY, bbox.maxX, bbox.maxY), "create a rectangle");
+    return this.withBox(bbox, (box) => this.preparedContains(prepared, box));
+  }
+
+  /** True when the box lies in the prepared geometry's interior, its edges too. */
+  preparedContainsBoxProperly(prepared: GeosPointer, bbox: BBox): boolean {
+    return this.withBox(bbox, (box) => this.predicate(this.module.GEOSPreparedContainsProperly(prepared, box), "contains properly"));
+  }
+
+  /**
+   * The union of valid polygons (each a Polygon or MultiPolygon) as one Polygon or MultiPolygon:
+   * overlapping and adjacent polygons become one, as PostGIS's ST_Union makes them.
+   */
+  unionPolygons(polygons: readonly PolygonalGeometry[]): PolygonalGeometry {
+    const collection = this.collection(GEOS_GEOMETRYCOLLECTION, [...polygons], (polygon) => this.create(polygon));
     try {
-      return this.predicate(this.module.GEOSPreparedContains(prepared, box), "contains");
+      const union = this.check(this.module.GEOSUnaryUnion(collection), "unite the polygons");
+      try {
+        return this.polygonalOf(union);
+      } finally {
+        this.destroy(union);
+      }
     } finally {
-      this.destroy(box);
+      this.destroy(collection);
     }
   }
 
@@ -147,6 +177,52 @@ export class Geos {
   /** True when the DE-9IM matrix of the prepared geometry and `pointer` matches `pattern`. */
   preparedRelatePattern(prepared: GeosPointer, pointer: GeosPointer, pattern: GeosPattern): boolean {
     return this.predicate(this.module.GEOSPreparedRelatePattern(prepared, pointer, pattern), "relate");
+  }
+
+  private withBox<T>(bbox: BBox, use: (box: GeosPointer) => T): T {
+    const box = this.check(this.module.GEOSGeom_createRectangle(bbox.minX, bbox.minY, bbox.maxX, bbox.maxY), "create a rectangle");
+    try {
+      return use(box);
+    } finally {
+      this.destroy(box);
+    }
+  }
+
+  /** A GEOS Polygon or MultiPolygon as GeoJSON. */
+  private polygonalOf(pointer: GeosPointer): PolygonalGeometry {
+    const type = this.module.GEOSGeomTypeId(pointer);
+    if (type === GEOS_POLYGON) return { type: "Polygon", coordinates: this.rings(pointer) };
+    if (type !== GEOS_MULTIPOLYGON) throw new GeosError(`GEOS made a geometry of type ${type}, not a Polygon or a MultiPolygon`);
+    const count = this.module.GEOSGetNumGeometries(pointer);
+    // GEOSGetGeometryN hands out parts the collection still owns: they are not freed here.
+    return { type: "MultiPolygon", coordinates: Array.from({ length: count }, (_, index) => this.rings(this.module.GEOSGetGeometryN(pointer, index))) };
+  }
+
+  private rings(polygon: GeosPointer): Position[][] {
+    const holes = this.module.GEOSGetNumInteriorRings(polygon);
+    const rings = [this.module.GEOSGetExteriorRing(polygon), ...Array.from({ length: holes }, (_, index) => this.module.GEOSGetInteriorRingN(polygon, index))];
+    return rings.map((ring) => this.positions(this.module.GEOSGeom_getCoordSeq(ring)));
+  }
+
+  private positions(sequence: GeosPointer): Position[] {
+    const { Module } = this.module;
+    const sizeSlot = Module._malloc(4);
+    let size: number;
+    try {
+      if (!this.module.GEOSCoordSeq_getSize(sequence, sizeSlot)) throw new GeosError(`GEOS could not measure a coordinate sequence: ${this.takeError() ?? "unknown error"}`);
+      size = Module.HEAPU32[sizeSlot / 4]!;
+    } finally {
+      Module._free(sizeSlot);
+    }
+    const buffer = Module._malloc(Math.max(1, size) * 16);
+    try {
+      if (!this.module.GEOSCoordSeq_copyToBuffer(sequence, buffer, 0, 0)) throw new GeosError(`GEOS could not read a coordinate sequence: ${this.takeError() ?? "unknown error"}`);
+      // Read HEAPF64 after _malloc: growing the WebAssembly memory replaces the array.
+      const heap = Module.HEAPF64;
+      return Array.from({ length: size }, (_, index): Position => [heap[buffer / 8 + 2 * index]!, heap[buffer / 8 + 2 * index + 1]!]);
+    } finally {
+      Module._free(buffer);
+    }
   }
 
   private pointXY(point: GeosPointer): [number, number] {
@@ -317,9 +393,7 @@ class GeosArea implements PreparedArea {
   }
 
   intersects(geometry: Geometry): boolean {
-    const handles = this.handles;
-    if (!handles) throw new Error("This area was disposed of");
-    const { geos, prepared } = handles;
+    const { geos, prepared } = this.live();
     if (geometry.type === "Point") {
       const [x, y] = geometry.coordinates;
       const { bbox } = this;
@@ -331,10 +405,30 @@ class GeosArea implements PreparedArea {
   }
 
   containsBox(bbox: BBox): boolean {
-    const handles = this.handles;
-    if (!handles) throw new Error("This area was disposed of");
+    const { geos, prepared } = this.live();
     if (this.boxShaped) return boxWithin(bbox, this.bbox);
-    return handles.geos.preparedContainsBox(handles.prepared, bbox);
+    return geos.preparedContainsBox(prepared, bbox);
+  }
+
+  within(geometry: Geometry): boolean {
+    const { geos, prepared } = this.live();
+    if (geometry.type === "Point") {
+      const [x, y] = geometry.coordinates;
+      if (this.boxShaped) return boxInInterior({ minX: x, minY: y, maxX: x, maxY: y }, this.bbox);
+      return geos.preparedContainsXY(prepared, x, y);
+    }
+    return geos.with(geometry, (pointer) => geos.preparedContains(prepared, pointer));
+  }
+
+  interiorContainsBox(bbox: BBox): boolean {
+    const { geos, prepared } = this.live();
+    if (this.boxShaped) return boxInInterior(bbox, this.bbox);
+    return geos.preparedContainsBoxProperly(prepared, bbox);
+  }
+
+  private live(): AreaHandles {
+    if (!this.handles) throw new Error("This area was disposed of");
+    return this.handles;
   }
 
   dispose(): void {

@@ -27,6 +27,11 @@ export function boxWithin(inner: BBox, outer: BBox): boolean {
   return inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY && inner.maxY <= outer.maxY;
 }
 
+/** True when `inner` lies in the interior of `outer`, touching none of its sides. */
+export function boxInInterior(inner: BBox, outer: BBox): boolean {
+  return inner.minX > outer.minX && inner.maxX < outer.maxX && inner.minY > outer.minY && inner.maxY < outer.maxY;
+}
+
 function samePosition([x1, y1]: Position, [x2, y2]: Position): boolean {
   return x1 === x2 && y1 === y2;
 }

@@ -5,10 +5,10 @@
  * one candidate per table is held at a time. The page's matches are handed over one by one
  * as they are found, so a caller that writes each out at once holds none of them.
  */
-import type { Geometry } from "../store/geojson.js";
+import type { BBox, Geometry } from "../store/geojson.js";
 import { geometryTypeOf } from "../store/store.js";
 import type { FeatureStore, FeatureTable, OsmFeature } from "../store/store.js";
-import type { AreaFilter, FeatureQuery, FeatureQueryResult, FoundFeature, GeometryKind } from "./types.js";
+import type { FeatureQuery, FeatureQueryResult, FoundFeature, GeometryKind } from "./types.js";
 
 const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
   point: new Set(["Point"]),
@@ -78,25 +78,25 @@ function newer(a: OsmFeature, b: OsmFeature): number {
  */
 export async function* tableMatches(
   store: Pick<FeatureStore, "candidates">,
-  query: Pick<FeatureQuery, "area" | "tags" | "geometry" | "changesets" | "status" | "annotated">,
+  query: Pick<FeatureQuery, "area" | "relation" | "tags" | "geometry" | "changesets" | "status" | "annotated">,
   table: FeatureTable,
   order: "id" | "newest" = "id",
   onCandidate?: () => void,
 ): AsyncGenerator<FoundFeature> {
   const accepts = geometryTest(query);
   const { area } = query;
+  const [boxInside, exact] =
+    query.relation === "within"
+      ? [(bbox: BBox) => area.interiorContainsBox(bbox), (geometry: Geometry) => area.within(geometry)]
+      : [(bbox: BBox) => area.containsBox(bbox), (geometry: Geometry) => area.intersects(geometry)];
   const options = { tags: query.tags, changesets: query.changesets, status: query.status, annotated: query.annotated === true, order };
   for await (const feature of store.candidates(table, area.bbox, options)) {
     onCandidate?.();
     // Cheapest first: the type, then a box wholly inside the area; only features on the
     // area's edge need the exact test (and their geometry parsed for it).
-    if (accepts(feature) && (insideArea(area, feature) || area.intersects(feature.geometry))) yield { table, feature };
+    const bbox = feature.stored?.bbox;
+    if (accepts(feature) && ((bbox !== undefined && boxInside(bbox)) || exact(feature.geometry))) yield { table, feature };
   }
-}
-
-function insideArea(area: AreaFilter, feature: OsmFeature): boolean {
-  const bbox = feature.stored?.bbox;
-  return bbox !== undefined && area.containsBox(bbox);
 }
 
 function geometryTest(query: Pick<FeatureQuery, "geometry">): (feature: OsmFeature) => boolean {

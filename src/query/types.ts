@@ -12,10 +12,17 @@ export interface TagCondition {
   values: string[];
 }
 
-/** Tag conditions joined by OR or AND; no condition means no tag filter. */
+/**
+ * Tag conditions joined by OR or AND; no condition means no tag filter. A condition may be a
+ * filter itself, a group: raw-data-api's `{"join_or": {...}, "join_and": {...}}` is two groups.
+ */
 export interface TagFilter {
-  conditions: TagCondition[];
+  conditions: Array<TagCondition | TagFilter>;
   join: "or" | "and";
+}
+
+export function isTagGroup(condition: TagCondition | TagFilter): condition is TagFilter {
+  return "conditions" in condition;
 }
 
 /** The area a query is restricted to: its bounding box for the index, and the exact test. */
@@ -28,15 +35,24 @@ export interface AreaFilter {
    * intersects it without an exact test. False means "test exactly", not "outside".
    */
   containsBox(bbox: BBox): boolean;
+  /** True when the geometry lies within the area (PostGIS's ST_Within): no part outside it, and not only on its edge. */
+  within(geometry: Geometry): boolean;
+  /** True when the box lies in the area's interior, so that whatever lies in the box is within the area. */
+  interiorContainsBox(bbox: BBox): boolean;
   /** Frees what the exact test holds (e.g. GEOS memory); call once the query is answered. */
   dispose?(): void;
 }
 
 export type GeometryKind = "point" | "line" | "polygon";
 
+/** How a feature must lie in the area: meet it (ST_Intersects, the default), or lie within it, crossing no edge (ST_Within). */
+export type SpatialRelation = "intersects" | "within";
+
 export interface FeatureQuery {
   tables: readonly FeatureTable[];
   area: AreaFilter;
+  /** "intersects" when absent. */
+  relation?: SpatialRelation;
   tags?: TagFilter;
   /** Only features whose changeset matches. */
   changesets?: ChangesetFilter;

@@ -11,6 +11,8 @@ export const EVERYWHERE: AreaFilter = {
   bbox: { minX: -180, minY: -90, maxX: 180, maxY: 90 },
   intersects: () => true,
   containsBox: () => true,
+  within: () => true,
+  interiorContainsBox: () => true,
 };
 
 async function prepared(polygon: Geometry & { type: "Polygon" | "MultiPolygon" }, loc: Array<string | number>): Promise<AreaFilter> {

@@ -1,5 +1,5 @@
 /** The WHERE conditions of feature queries: bounding box, tags, changeset and data quality. Values only ever travel as bound parameters. */
-import type { TagFilter } from "../query/types.js";
+import { isTagGroup, type TagFilter } from "../query/types.js";
 import type { BBox } from "./geojson.js";
 import { FEATURE_TABLES } from "./store.js";
 import type { CandidateOptions, ChangesetFilter, FeatureTable } from "./store.js";
@@ -54,7 +54,14 @@ function changesetCondition(filter: ChangesetFilter | undefined): { sql: string;
 export function tagCondition(filter: TagFilter | undefined): { sql: string; parameters: string[] } {
   if (!filter || filter.conditions.length === 0) return { sql: "", parameters: [] };
   const parameters: string[] = [];
-  const clauses = filter.conditions.map(({ key, values }) => {
+  const clauses = filter.conditions.map((condition) => {
+    if (isTagGroup(condition)) {
+      const group = tagCondition(condition);
+      parameters.push(...group.parameters);
+      // An empty group holds for every row, as no filter does.
+      return group.sql === "" ? "1" : group.sql;
+    }
+    const { key, values } = condition;
     // The store writes tags with JSON.stringify, so a key it has appears as its JSON string and
     // a colon: instr() is a cheap necessary condition that spares most rows the json_each.
     parameters.push(`${JSON.stringify(key)}:`, key);

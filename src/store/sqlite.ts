@@ -14,7 +14,7 @@ import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
 import { candidateWhere } from "./sqlite-where.js";
 import { SqliteUpdate } from "./sqlite-update.js";
 import { SqliteWrites } from "./sqlite-writes.js";
-import type { TagFilter } from "../query/types.js";
+import { isTagGroup, type TagFilter } from "../query/types.js";
 import { FEATURE_TABLES } from "./store.js";
 import type {
   CandidateOptions,
@@ -171,7 +171,8 @@ class SqliteFeatureStore implements FeatureStore {
   /** False when the filter needs a tag key that no feature of the table has: then the table need not be read at all. */
   private mayMatchTags(table: FeatureTable, filter: TagFilter | undefined): boolean {
     if (!filter || filter.conditions.length === 0) return true;
-    const present = ({ key }: TagFilter["conditions"][number]): boolean => this.keyFeatures.get(table, key) !== undefined;
+    const present = (condition: TagFilter["conditions"][number]): boolean =>
+      isTagGroup(condition) ? this.mayMatchTags(table, condition) : this.keyFeatures.get(table, condition.key) !== undefined;
     return filter.join === "and" ? filter.conditions.every(present) : filter.conditions.some(present);
   }
 

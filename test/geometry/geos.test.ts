@@ -1,5 +1,6 @@
 import initGeosJs from "geos-wasm";
 import { describe, expect, it } from "vitest";
+import { areaKm2 } from "../../src/geometry/area.js";
 import { GeosError, loadGeos, prepareArea } from "../../src/geometry/geos.js";
 import type { Geometry, Position } from "../../src/store/geojson.js";
 import { square } from "./helpers.js";
@@ -48,6 +49,53 @@ describe("prepareArea", () => {
     expect(area.intersects({ type: "Point", coordinates: [20.5, 20.5] })).toBe(true);
     expect(area.intersects({ type: "Polygon", coordinates: [square(3, 3, 4, 4)] })).toBe(false);
     area.dispose();
+  });
+
+  it("tells what lies within the area (PostGIS's ST_Within) and which boxes lie in its interior", async () => {
+    const area = await prepareArea({ type: "Polygon", coordinates: [[[0, 0], [10, 0], [10, 5], [5, 5], [5, 10], [0, 10], [0, 0]]] });
+    try {
+      const cases: Array<[Geometry, boolean]> = [
+        [{ type: "Point", coordinates: [2, 2] }, true],
+        [{ type: "Point", coordinates: [10, 2] }, false], // on the boundary: not within
+        [{ type: "Point", coordinates: [7, 7] }, false],
+        [{ type: "LineString", coordinates: [[1, 1], [4, 4]] }, true],
+        [{ type: "LineString", coordinates: [[0, 0], [10, 0]] }, false], // along the edge only
+        [{ type: "LineString", coordinates: [[4, 4], [6, 6]] }, false], // crosses into the notch
+        [{ type: "Polygon", coordinates: [square(1, 1, 4, 4)] }, true],
+        [{ type: "Polygon", coordinates: [square(0, 0, 5, 5)] }, true], // its edges on the area's: still within
+        [{ type: "Polygon", coordinates: [square(4, 4, 6, 6)] }, false],
+        [{ type: "MultiPolygon", coordinates: [[square(1, 1, 2, 2)], [square(20, 20, 21, 21)]] }, false],
+      ];
+      for (const [geometry, expected] of cases) expect(area.within(geometry), JSON.stringify(geometry)).toBe(expected);
+      expect(area.interiorContainsBox({ minX: 1, minY: 1, maxX: 4, maxY: 4 })).toBe(true);
+      expect(area.interiorContainsBox({ minX: 0, minY: 1, maxX: 4, maxY: 4 })).toBe(false); // touches the edge
+      expect(area.interiorContainsBox({ minX: 4, minY: 4, maxX: 6, maxY: 6 })).toBe(false);
+    } finally {
+      area.dispose();
+    }
+    // A box-shaped area answers from its box, as GEOS would.
+    const box = await prepareArea({ type: "Polygon", coordinates: [square(0, 0, 10, 10)] });
+    expect(box.within({ type: "Point", coordinates: [10, 5] })).toBe(false);
+    expect(box.within({ type: "Point", coordinates: [9.99, 5] })).toBe(true);
+    expect(box.interiorContainsBox({ minX: 1, minY: 1, maxX: 10, maxY: 2 })).toBe(false);
+    expect(box.interiorContainsBox({ minX: 1, minY: 1, maxX: 9, maxY: 2 })).toBe(true);
+    box.dispose();
+  });
+
+  it("unites polygons: overlapping and adjacent ones into one polygon, apart ones into a MultiPolygon", async () => {
+    const geos = await loadGeos();
+    const adjacent = geos.unionPolygons([
+      { type: "Polygon", coordinates: [square(0, 0, 1, 1)] },
+      { type: "Polygon", coordinates: [square(1, 0, 2, 1)] },
+      { type: "Polygon", coordinates: [square(0.5, 0.5, 1.5, 1.5)] },
+    ]);
+    expect(adjacent.type).toBe("Polygon");
+    expect(areaKm2(adjacent)).toBeCloseTo(areaKm2({ type: "Polygon", coordinates: [square(0, 0, 2, 1)] }) + areaKm2({ type: "Polygon", coordinates: [square(0.5, 1, 1.5, 1.5)] }), 6);
+    const apart = geos.unionPolygons([{ type: "Polygon", coordinates: [square(0, 0, 1, 1)] }, { type: "MultiPolygon", coordinates: [[square(5, 5, 6, 6), square(5.2, 5.2, 5.4, 5.4)]] }]);
+    expect(apart.type).toBe("MultiPolygon");
+    expect(apart.coordinates).toHaveLength(2);
+    // The hole survives: its ring is the second of its polygon.
+    expect((apart as Extract<typeof apart, { type: "MultiPolygon" }>).coordinates.map((polygon) => polygon.length).sort()).toEqual([1, 2]);
   });
 
   it("refuses to be used after dispose(), and dispose() twice is harmless", async () => {

@@ -149,6 +149,24 @@ describe("findFeatures", () => {
     expect(await ids({ tags: tags("or", ["amenity", "Bench"], ["amenity", "ben"]) })).toEqual([]);
   });
 
+  it("filters by groups of conditions, each joined its own way (raw-data-api's join_or and join_and)", async () => {
+    const group = (join: "and" | "or", ...filters: TagFilter[]): TagFilter => ({ join, conditions: filters });
+    // (building OR shop) AND amenity
+    expect(await ids({ tags: group("and", tags("or", ["building"], ["shop"]), tags("and", ["amenity"])) })).toEqual([22]);
+    // amenity=bench OR (building=yes AND type=multipolygon)
+    expect(await ids({ tags: group("or", tags("or", ["amenity", "bench"]), tags("and", ["building", "yes"], ["type", "multipolygon"])) })).toEqual([1, 7, 30]);
+    // A group nests conditions and groups alike; an empty group holds for every feature.
+    expect(await ids({ tags: { join: "and", conditions: [{ key: "building", values: ["yes"] }, tags("or")] } })).toEqual([20, 22, 30]);
+    // A table whose features lack a key that every branch needs is not read (and finds nothing).
+    expect(await ids({ tables: ["ways_line"], tags: group("and", tags("or", ["highway"]), tags("or", ["building"])) })).toEqual([]);
+  });
+
+  it("finds what lies within the area (ST_Within): not what crosses its edge, nor what only touches it", async () => {
+    // 10 crosses the L's edge, 30 has a part far away, 7 lies on the boundary.
+    expect(await ids({ relation: "within" })).toEqual([1, 2, 4, 20, 21, 22, 31]);
+    expect(await ids({ relation: "intersects" })).toEqual(await ids());
+  });
+
   it("keeps only the geometry kind asked for", async () => {
     expect(await ids({ geometry: "polygon" })).toEqual([20, 21, 22, 30]);
     expect(await ids({ geometry: "line" })).toEqual([10, 31]);
