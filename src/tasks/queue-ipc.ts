@@ -3,7 +3,7 @@
  * `get` for processes that only submit and look up tasks (the HTTP processes of
  * `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
  */
-import type { Task, TaskSubmitter } from "./queue.js";
+import { QueueFull, type Task, type TaskSubmitter } from "./queue.js";
 import { QueueUnavailable } from "./queue-unavailable.js";
 
 /** One end of an IPC channel: a cluster worker seen from the primary, or `process` in a worker. */
@@ -17,7 +17,8 @@ export interface IpcChannel {
 const KIND = "basemodel-task-queue";
 
 type Call = { kind: typeof KIND; id: number; method: "enqueue"; argument: unknown } | { kind: typeof KIND; id: number; method: "get"; argument: string };
-type Reply = { kind: typeof KIND; id: number; task: Task | null } | { kind: typeof KIND; id: number; error: string };
+/** `full`: the owner's queue refused the task for want of room (QueueFull), which the caller answers differently. */
+type Reply = { kind: typeof KIND; id: number; task: Task | null } | { kind: typeof KIND; id: number; error: string; full?: true };
 
 function isOurs(message: unknown): message is { kind: typeof KIND; id: number } {
   return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === KIND;
@@ -33,7 +34,7 @@ export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcCh
     const reply = (message: Reply) => channel.send(message, () => {});
     answer.then(
       (task) => reply({ kind: KIND, id: call.id, task }),
-      (error: unknown) => reply({ kind: KIND, id: call.id, error: (error as Error).message ?? String(error) }),
+      (error: unknown) => reply({ kind: KIND, id: call.id, error: (error as Error).message ?? String(error), ...(error instanceof QueueFull && { full: true }) }),
     );
   };
   channel.on("message", listener);
@@ -58,7 +59,7 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAU
     if (!waiting) return;
     pending.delete(reply.id);
     clearTimeout(waiting.timer);
-    if ("error" in reply) waiting.reject(new Error(reply.error));
+    if ("error" in reply) waiting.reject(reply.full ? new QueueFull(reply.error) : new Error(reply.error));
     else waiting.resolve(reply.task as Task<R> | null);
   });
   const call = (method: Call["method"], argument: unknown) =>

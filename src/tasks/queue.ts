@@ -42,6 +42,11 @@ export interface TaskContext {
 
 export type TaskHandler<P, R> = (payload: P, context: TaskContext) => Promise<R>;
 
+/** Thrown by enqueue() when the queue has no room left to record a task (a full disk); nothing was queued. */
+export class QueueFull extends Error {
+  override name = "QueueFull";
+}
+
 /** Thrown by a handler for a failure that running again cannot fix: no retry, FAILURE at once. */
 export class PermanentTaskError extends Error {
   override name = "PermanentTaskError";
@@ -56,7 +61,7 @@ export interface WorkOptions {
 export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get">;
 
 export interface TaskQueue<P, R> {
-  /** Records a PENDING task durably and returns it. */
+  /** Records a PENDING task durably and returns it; a QueueFull when there is no room for it. */
   enqueue(payload: P): Promise<Task<R>>;
   /** The task, or null when there is none with this id (never queued, or pruned). */
   get(id: string): Promise<Task<R> | null>;

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type BetterSqlite3 from "better-sqlite3";
-import { PermanentTaskError } from "./queue.js";
+import { PermanentTaskError, QueueFull } from "./queue.js";
 import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
 
 type Database = BetterSqlite3.Database;
@@ -268,7 +268,13 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
 
   async enqueue(payload: P): Promise<Task<R>> {
     const packed = deflateRawSync(JSON.stringify(payload), DEFLATE);
-    const row = this.insert(randomUUID(), packed, this.settings.now().toISOString());
+    let row: TaskRow;
+    try {
+      row = this.insert(randomUUID(), packed, this.settings.now().toISOString());
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "SQLITE_FULL") throw new QueueFull("the disk of the task queue is full", { cause: error });
+      throw error;
+    }
     this.sleepers.values().next().value?.();
     return toTask(row);
   }

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import type { Task, TaskSubmitter } from "../../src/tasks/queue.js";
+import { QueueFull, type Task, type TaskSubmitter } from "../../src/tasks/queue.js";
 import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../../src/tasks/queue-ipc.js";
 import { QueueUnavailable } from "../../src/tasks/queue-unavailable.js";
 
@@ -32,6 +32,7 @@ describe("a task queue over IPC", () => {
     const queue: TaskSubmitter<{ n: number }, string> = {
       async enqueue(payload) {
         if (payload.n < 0) throw new Error("n must not be negative");
+        if (payload.n > 1000) throw new QueueFull("no room for n");
         const created = task(`t${tasks.size}-n${payload.n}`);
         tasks.set(created.id, created);
         return created;
@@ -48,6 +49,10 @@ describe("a task queue over IPC", () => {
     expect(await remote.get("t1-n2")).toEqual(b);
     expect(await remote.get("missing")).toBeNull();
     await expect(remote.enqueue({ n: -1 })).rejects.toThrow("n must not be negative");
+    await expect(remote.enqueue({ n: -1 })).rejects.not.toBeInstanceOf(QueueFull);
+    // A full queue stays a QueueFull across the channel: the route answers it with its own 503.
+    await expect(remote.enqueue({ n: 1001 })).rejects.toThrow(new QueueFull("no room for n"));
+    await expect(remote.enqueue({ n: 1001 })).rejects.toBeInstanceOf(QueueFull);
 
     // Messages that are not the queue's are left to their own listeners.
     owner.emit("message", { kind: "something else", id: 0 });

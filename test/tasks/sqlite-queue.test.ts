@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { PermanentTaskError } from "../../src/tasks/queue.js";
+import { PermanentTaskError, QueueFull } from "../../src/tasks/queue.js";
 import type { Task, TaskContext, TaskQueue } from "../../src/tasks/queue.js";
 import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
 import type { SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
@@ -360,8 +360,10 @@ describe("the SQLite task queue", () => {
     expect(await until(queue, large.id, (t) => t.state === "FAILURE")).toMatchObject({ error: "the disk of the task queue is full", result: null, attempts: 1 });
     expect(errors).toEqual([expect.objectContaining({ code: "SQLITE_FULL" })]);
 
-    // A request too large for the space left is refused, and the queue goes on.
-    await expect(queue.enqueue(randomBytes(300_000).toString("base64"))).rejects.toMatchObject({ code: "SQLITE_FULL" });
+    // A request too large for the space left is refused as the queue being full, and the queue goes on.
+    const refused = queue.enqueue(randomBytes(300_000).toString("base64"));
+    await expect(refused).rejects.toBeInstanceOf(QueueFull);
+    await expect(refused).rejects.toMatchObject({ message: "the disk of the task queue is full", cause: expect.objectContaining({ code: "SQLITE_FULL" }) });
     const small = await queue.enqueue("small");
     expect(await until(queue, small.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "small done" });
   });
