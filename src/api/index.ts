@@ -17,7 +17,17 @@ import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { statusResponseSchema } from "./status.js";
-import { exportResultSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema, taskStatusSchema } from "./snapshot.js";
+import {
+  areaStatsSchema,
+  exportAreaSchema,
+  exportResultSchema,
+  polygonFeatureCollectionSchema,
+  polygonFeatureSchema,
+  polygonSchema,
+  snapshotAcceptedSchema,
+  snapshotParamsSchema,
+  taskStatusSchema,
+} from "./snapshot.js";
 
 /** Every schema, each with its `$id`; those that `$ref` another need it registered beside them. */
 export const schemas = [
@@ -36,8 +46,12 @@ export const schemas = [
   dataQualityTagListSchema,
   dataQualityTagStatsSchema,
   polygonSchema,
+  polygonFeatureSchema,
+  polygonFeatureCollectionSchema,
+  exportAreaSchema,
   snapshotParamsSchema,
   snapshotAcceptedSchema,
+  areaStatsSchema,
   exportResultSchema,
   taskStatusSchema,
 ] as const;

@@ -16,7 +16,7 @@ import type {
   DataQualityTagStat,
   dataQualityTagStatsSchema,
 } from "./report.js";
-import type { ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
+import type { AreaStats, areaStatsSchema, ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
 import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import type { StatusResponse, statusResponseSchema } from "./status.js";
 
@@ -35,4 +35,5 @@ type _DataQualityTagStats = Assert<Same<DataQualityTagStat[], FromSchema<typeof 
 type _ValidationError = Assert<Same<ValidationError, FromSchema<typeof validationErrorSchema>>>;
 type _HTTPValidationError = Assert<Same<HTTPValidationError, { detail: ValidationError[] }>>;
 type _SnapshotAccepted = Assert<Same<SnapshotAccepted, FromSchema<typeof snapshotAcceptedSchema>>>;
-type _ExportResult = Assert<Same<ExportResult, FromSchema<typeof exportResultSchema>>>;
+type _AreaStats = Assert<Same<AreaStats, FromSchema<typeof areaStatsSchema>>>;
+type _ExportResult = Assert<Same<ExportResult, FromSchema<typeof exportResultSchema, { references: [typeof areaStatsSchema] }>>>;

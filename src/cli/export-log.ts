@@ -25,7 +25,7 @@ export function loggedHandler(handler: TaskHandler<ExportTaskPayload, ExportTask
     try {
       const result = await handler(payload, context);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      log.info(`export ${context.id} finished in ${seconds} s: ${result.zipName}, ${result.zipBytes} bytes`);
+      log.info(`export ${context.id} finished in ${seconds} s: ${result.download}, ${result.downloadBytes} bytes`);
       return result;
     } catch (error) {
       if (context.signal.aborted) log.info(`export ${context.id} stopped with the server; it runs again at the next start`);

@@ -1,41 +1,47 @@
 /**
  * One snapshot export, start to finish: query the store part by part (request -> query ->
  * write), stream the features into the format's writer, then zip the files beside the
- * clipping boundary and a Readme. Works in a hidden folder of its own and publishes only the
- * finished zip, so a crash at any point leaves nothing a client can download, and running the
- * same task again starts clean.
+ * clipping boundary and a Readme, or publish the one file bare (bindZip false). Works in a
+ * hidden folder of its own and publishes only the finished file, so a crash at any point
+ * leaves nothing a client can download, and running the same task again starts clean.
  */
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { SnapshotParams } from "../api/snapshot.js";
+import type { AreaStats } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
 import { prepareArea, type PreparedArea } from "../geometry/geos.js";
 import { tableMatches } from "../query/find.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
+import { areaStats } from "./area-stats.js";
 import { sanitizeFileName } from "./file-name.js";
 import { createWriter, type ExportWriter } from "./index.js";
 import { planExport, type ExportPlan } from "./plan.js";
+import { downloadPath, removeEmptyTaskFolders, taskFolders } from "./published.js";
+import { flagOf, type ExportParams } from "./request.js";
 import { PARTIAL_SUFFIX, writeZip } from "./zip.js";
 
 export interface SnapshotOutcome {
-  /** The zip's file name in the export directory. */
-  zipName: string;
+  /** The published file's path in the export directory ("/"-separated): the zip, or the bare file (bindZip false). */
+  download: string;
   /** The sanitised name of the export's files. */
   fileName: string;
   features: number;
   areaKm2: number;
   /** Bytes of the exported files before zipping. */
   fileBytes: number;
-  zipBytes: number;
-  /** From the start of the export to the zip in place. */
+  /** Bytes of the published file. */
+  downloadBytes: number;
+  /** From the start of the export to the file in place. */
   seconds: number;
+  /** With includeStats. */
+  stats?: AreaStats;
 }
 
 export interface SnapshotOptions {
-  /** Where the zip is published. */
+  /** Where the export is published. */
   directory: string;
-  /** Names the zip, as the real service does: `<fileName>_<outputType>_uid_<taskId>.zip`. */
+  /** Names the published file, as the real service does (src/export/published.ts). */
   taskId: string;
   /** 0-100 */
   onProgress?: (percent: number) => void;
@@ -48,76 +54,96 @@ const WRITING_SHARE = 90;
 const FEATURES_PER_TURN = 256;
 
 /** An export's work folder: a dot folder, hidden from the download route. */
-const WORK_FOLDER = /^\..+\.zip\.work$/;
+const WORK_FOLDER = /^\..+\.work$/;
 
-function zipNameOf(fileName: string, outputType: string, taskId: string): string {
-  return `${fileName}_${outputType}_uid_${taskId}.zip`;
-}
-
-export async function exportSnapshot(store: FeatureStore, params: SnapshotParams, options: SnapshotOptions): Promise<SnapshotOutcome> {
+export async function exportSnapshot(store: FeatureStore, params: ExportParams, options: SnapshotOptions): Promise<SnapshotOutcome> {
   const started = performance.now();
   const outputType = params.outputType ?? "geojson";
   const fileName = sanitizeFileName(params.fileName);
-  const zipName = zipNameOf(fileName, outputType, options.taskId);
+  const zipped = flagOf(params, "bindZip");
+  const download = downloadPath({ fileName, outputType, taskId: options.taskId, uuid: flagOf(params, "uuid"), extension: zipped ? "zip" : outputType });
+  // By task, not by name: without the task id in it, a name may be another task's too.
   // Removed first in case a crash left it.
-  const work = join(options.directory, `.${zipName}.work`);
+  const work = join(options.directory, `.${options.taskId}.work`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   try {
-    const plan = planExport(params);
-    const { files, features } = await writeFeatures(store, params, plan, work, fileName, options);
-    const fileBytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, file) => sum + file.size, 0);
-    const zipBytes = await writeZip(
-      join(options.directory, zipName),
-      [
-        ...files.map((path) => ({ name: basename(path), path })),
-        { name: "clipping_boundary.geojson", content: JSON.stringify(params.geometry) + "\n" },
-        { name: "Readme.txt", content: readme(params, features) },
-      ],
-      options.signal,
-    );
-    options.onProgress?.(100);
-    return { zipName, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, zipBytes, seconds: (performance.now() - started) / 1000 };
+    const area = await prepareArea(params.geometry);
+    try {
+      // Every table as of one moment, whatever `basemodel update` commits while the export runs.
+      const data = await store.snapshot();
+      try {
+        const { files, features } = await writeFeatures(data, area, params, planExport(params), work, fileName, options);
+        const stats = flagOf(params, "includeStats") ? await areaStats(data, area) : undefined;
+        const fileBytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, file) => sum + file.size, 0);
+        const target = join(options.directory, download);
+        await mkdir(dirname(target), { recursive: true });
+        const downloadBytes = zipped ? await zipFiles(target, files, params, features, stats, options.signal) : await publishBare(target, files);
+        options.onProgress?.(100);
+        return { download, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, downloadBytes, seconds: (performance.now() - started) / 1000, ...(stats && { stats }) };
+      } finally {
+        await data.close();
+      }
+    } finally {
+      area.dispose();
+    }
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
+function zipFiles(target: string, files: string[], params: ExportParams, features: number, stats: AreaStats | undefined, signal?: AbortSignal): Promise<number> {
+  return writeZip(
+    target,
+    [
+      ...files.map((path) => ({ name: basename(path), path })),
+      { name: "clipping_boundary.geojson", content: JSON.stringify(params.geometry) + "\n" },
+      { name: "Readme.txt", content: readme(params, features, stats) },
+    ],
+    signal,
+  );
+}
+
+/** The export's one file, renamed into place: on the same disk, a client never sees it half-written. */
+async function publishBare(target: string, files: string[]): Promise<number> {
+  // The request was checked: bindZip false only for formats whose export is one file.
+  const [file] = files;
+  if (file === undefined || files.length !== 1) throw new Error(`a bare export must be one file; the writer made ${files.length}`);
+  await rename(file, target);
+  return (await stat(target)).size;
+}
+
 /**
- * Removes what exports that never finished left in `directory` (work folders, partial zips),
- * when a process died in the middle of them. Only while no export runs there.
+ * Removes what exports that never finished left in `directory` (work folders, partial zips,
+ * task folders with nothing published in them), when a process died in the middle of them.
+ * Only while no export runs there.
  */
 export async function removeUnfinishedExports(directory: string): Promise<void> {
+  const partial = (name: string) => name.endsWith(`.zip${PARTIAL_SUFFIX}`);
   for (const name of await readdir(directory)) {
-    if (WORK_FOLDER.test(name) || name.endsWith(`.zip${PARTIAL_SUFFIX}`)) await rm(join(directory, name), { recursive: true, force: true });
+    if (WORK_FOLDER.test(name) || partial(name)) await rm(join(directory, name), { recursive: true, force: true });
   }
+  for (const folder of await taskFolders(directory)) {
+    for (const name of (await readdir(join(directory, folder))).filter(partial)) await rm(join(directory, folder, name), { force: true });
+  }
+  await removeEmptyTaskFolders(directory, new Date());
 }
 
 async function writeFeatures(
-  store: FeatureStore,
-  params: SnapshotParams,
+  data: FeatureSnapshot,
+  area: PreparedArea,
+  params: ExportParams,
   plan: ExportPlan,
   work: string,
   fileName: string,
   options: SnapshotOptions,
 ): Promise<{ files: string[]; features: number }> {
-  const area = await prepareArea(params.geometry);
+  const writer = await createWriter(params.outputType ?? "geojson", work, fileName, { columns: plan.columns });
   try {
-    // Every table as of one moment, whatever `basemodel update` commits while the export runs.
-    const data = await store.snapshot();
-    try {
-      const writer = await createWriter(params.outputType ?? "geojson", work, fileName, { columns: plan.columns });
-      try {
-        return await writeMatches(data, area, plan, writer, options);
-      } catch (error) {
-        await writer.abort();
-        throw error;
-      }
-    } finally {
-      await data.close();
-    }
-  } finally {
-    area.dispose();
+    return await writeMatches(data, area, plan, writer, options);
+  } catch (error) {
+    await writer.abort();
+    throw error;
   }
 }
 
@@ -141,8 +167,8 @@ async function writeMatches(
   };
   let features = 0;
   for (const { part, table } of queries) {
-    for await (const { feature } of tableMatches(data, { area, tags: part.tags, geometry: part.kind }, table, "id", onCandidate)) {
-      await writer.write({ geometry: feature.geometry, properties: part.properties(feature) });
+    for await (const { feature } of tableMatches(data, { area, relation: plan.relation, tags: part.tags, geometry: part.kind }, table, "id", onCandidate)) {
+      await writer.write({ geometry: plan.geometry(feature), properties: part.properties(feature) });
       if (++features % FEATURES_PER_TURN === 0) {
         await yieldToEventLoop();
         options.signal?.throwIfAborted();
@@ -152,7 +178,7 @@ async function writeMatches(
   return { files: await writer.finish(), features };
 }
 
-function readme(params: SnapshotParams, features: number): string {
+function readme(params: ExportParams, features: number, stats: AreaStats | undefined): string {
   return [
     "Exported by basemodel's reference server (raw data export API).",
     `Export time (UTC): ${new Date().toISOString()}`,
@@ -161,6 +187,7 @@ function readme(params: SnapshotParams, features: number): string {
     "Request:",
     JSON.stringify(params, null, 2),
     "",
+    ...(stats ? ["About the area:", stats.summary.buildings, stats.summary.roads, stats.meta.description, ""] : []),
     "Data © OpenStreetMap contributors, available under the Open Database License (ODbL) 1.0:",
     "https://opendatacommons.org/licenses/odbl/1-0/",
     "Individual contents of the database are licensed under the Database Contents License (DbCL) 1.0.",

@@ -8,6 +8,12 @@ export const EXPORT_FORMATS = ["geojson", "shp", "fgb", "gpkg", "kml", "csv"] as
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
+ * The formats whose export is one file a client can read as it downloads (raw-data-api's
+ * "streamable" ones): only these can be served bare, without the zip (bindZip false).
+ */
+export const BARE_FORMATS: readonly ExportFormat[] = ["geojson", "fgb"];
+
+/**
  * One attribute of the export. The type matters to the formats with a schema (shp, gpkg, fgb):
  * osm_id is an "integer" (ids beyond 2^31 must survive), tags are "text". A "json" value is JSON
  * text: GeoJSON nests it as a value, the other formats write the text.

@@ -78,7 +78,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }),
     frameworkErrors: answerUnroutable(log),
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false } },
+    // discriminator: a GeoJSON area is checked against the one shape its `type` names (src/api/snapshot.ts).
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false, discriminator: true } },
   });
   // Answers are plain JSON: the response schemas document the wire and are checked by the tests,
   // but must never drop a member the way a schema-driven serializer would.

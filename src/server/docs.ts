@@ -8,6 +8,7 @@ import { schemas } from "../api/index.js";
 /** Answers that are files, not JSON: named here so that every answer in the document names its schema. */
 const fileSchemas = [
   { $id: "ZipFile", type: "string", format: "binary", description: "A zip archive: the export file, clipping_boundary.geojson and Readme.txt" },
+  { $id: "ExportFile", type: "string", format: "binary", description: "The bare export file of a request with bindZip false: GeoJSON or FlatGeobuf" },
   { $id: "CsvText", type: "string", description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;" },
 ];
 

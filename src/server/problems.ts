@@ -123,6 +123,8 @@ export function detailsFromSchemaErrors(errors: readonly ErrorObject[], root: st
   for (const error of errors) {
     // Ajv follows each broken rule on a member name with "property name must be valid": said already.
     if (error.keyword === "propertyNames") continue;
+    // A discriminated `type` outside the mapping: the enum on `type` beside the discriminator says so, naming the allowed values.
+    if (error.keyword === "discriminator") continue;
     const detail = detailOf(error, root);
     const key = `${JSON.stringify(detail.loc)}\n${detail.type}`;
     if (seen.has(key)) continue;

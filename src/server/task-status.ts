@@ -29,8 +29,9 @@ function exportResult(result: ExportTaskResult, downloadUrl: string): ExportResu
     query_area: area,
     bindedFileSize: size,
     binded_file_size: size,
-    zipFileSizeBytes: result.zipBytes,
-    zip_file_size_bytes: result.zipBytes,
+    zipFileSizeBytes: result.downloadBytes,
+    zip_file_size_bytes: result.downloadBytes,
+    ...(result.stats && { stats: result.stats }),
   };
 }
 
@@ -38,7 +39,7 @@ function exportResult(result: ExportTaskResult, downloadUrl: string): ExportResu
 export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskStatus {
   const result =
     task.state === "SUCCESS" && task.result !== null
-      ? exportResult(task.result, `${baseUrl}/exports/${encodeURIComponent(task.result.zipName)}`)
+      ? exportResult(task.result, `${baseUrl}/exports/${task.result.download.split("/").map(encodeURIComponent).join("/")}`)
       : task.state === "FAILURE"
         ? { error: task.error ?? "the export failed" }
         : null;

@@ -254,7 +254,7 @@ export interface Paged<T> {
 }
 
 /** What an export reads: candidates and their counts, as of one moment (see FeatureStore.snapshot). */
-export interface FeatureSnapshot extends Pick<FeatureStore, "candidates" | "countCandidates"> {
+export interface FeatureSnapshot extends Pick<FeatureStore, "candidates" | "countCandidates" | "readMeta"> {
   /** Ends the snapshot; later reads see the store as it is then. */
   close(): Promise<void>;
 }

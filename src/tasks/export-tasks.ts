@@ -2,10 +2,11 @@
  * Snapshot exports as queued tasks: what a task carries, what it leaves behind, the handler a
  * worker runs, and the clean-up of old exports. Knows the queue only by its interface.
  */
-import { readdir, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { SnapshotParams } from "../api/snapshot.js";
 import { ExportLimitError } from "../export/index.js";
+import { downloads, removeEmptyTaskFolders } from "../export/published.js";
+import type { ExportParams } from "../export/request.js";
 import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
@@ -13,8 +14,8 @@ import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitte
 export { removeUnfinishedExports } from "../export/snapshot.js";
 
 export interface ExportTaskPayload {
-  /** The request, validated, in camelCase. */
-  params: SnapshotParams;
+  /** The request, checked, in camelCase. */
+  params: ExportParams;
 }
 
 export type ExportTaskResult = SnapshotOutcome;
@@ -42,25 +43,25 @@ export function exportTaskHandler(store: FeatureStore, directory: string): TaskH
 }
 
 /**
- * Deletes the zips made before `maxAgeMs` ago and forgets the tasks that finished before then
- * (their status is then a 404, as for a task never queued). Returns how many of each.
+ * Deletes the exports published before `maxAgeMs` ago and forgets the tasks that finished
+ * before then (their status is then a 404). Returns how many of each.
  */
 export async function deleteOldExports(
   queue: ExportQueue,
   directory: string,
   maxAgeMs: number,
   now = new Date(),
-): Promise<{ zips: number; tasks: number }> {
+): Promise<{ files: number; tasks: number }> {
   const before = new Date(now.getTime() - maxAgeMs);
-  let zips = 0;
-  for (const name of await readdir(directory)) {
-    if (!name.endsWith(".zip")) continue;
-    // A zip is renamed into place as its task finishes: its last change is when the task ended.
-    // By the file, not the task, so that a zip whose task could not be recorded goes too.
-    const path = join(directory, name);
-    if ((await stat(path)).mtime >= before) continue;
-    await rm(path, { force: true });
-    zips++;
+  let files = 0;
+  for (const download of await downloads(directory)) {
+    // A file is renamed into place as its task finishes: its last change is when the task ended.
+    // By the file, not the task, so that a file whose task could not be recorded goes too.
+    if ((await stat(join(directory, download))).mtime >= before) continue;
+    // A task's own folder (uuid false) holds its one file: both go.
+    await rm(join(directory, download.split("/")[0]!), { recursive: true, force: true });
+    files++;
   }
-  return { zips, tasks: await queue.prune(before) };
+  await removeEmptyTaskFolders(directory, before);
+  return { files, tasks: await queue.prune(before) };
 }

@@ -13,14 +13,14 @@ import { afterFile } from "../cleanup.js";
 import { BIN } from "../cli/helpers.js";
 import { monacoStoreCopy } from "../monaco.js";
 import { updateFixture } from "../update/helpers.js";
-import type { SnapshotParams } from "../../src/api/snapshot.js";
+import type { ExportParams } from "../../src/export/request.js";
 import { exportSnapshot } from "../../src/export/snapshot.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 
 /** All of Monaco, the mapathon's new buildings included. */
-const MONACO: SnapshotParams = {
+const MONACO: ExportParams = {
   geometry: { type: "Polygon", coordinates: [[[7.4, 43.72], [7.45, 43.72], [7.45, 43.76], [7.4, 43.76], [7.4, 43.72]]] },
-} as SnapshotParams;
+};
 
 function exportsFolder(): string {
   const directory = mkdtempSync(join(tmpdir(), "basemodel-update-export-"));

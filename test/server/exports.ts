@@ -2,13 +2,14 @@
  * The export flow as a raw-data-api client runs it: POST /latest/snapshot/, poll the trackLink
  * until SUCCESS, download the zip. Zips are read by GDAL (/vsizip/), never by our own code.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { afterFile } from "../cleanup.js";
 import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../src/tasks/export-tasks.js";
-import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
+import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
 import type { ServerOptions } from "../../src/server/app.js";
 
@@ -19,13 +20,13 @@ export interface ExportServer extends RunningServer {
 
 /** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process. */
 export async function startExportServer(
-  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string } = {},
+  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string; queue?: SqliteQueueOptions } = {},
 ): Promise<ExportServer> {
   // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
   const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
   const directory = join(root, "exports");
   mkdirSync(directory);
-  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50 });
+  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
   const server = await startServer(options.store ?? (await monacoStorePath()), { exports: { queue, directory, ...options.exports } });
   queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
   // Clean-ups run last-registered first: the queue stops before the server closes the store.
@@ -48,22 +49,38 @@ export async function waitForTask(server: RunningServer, trackLink: string, time
   }
 }
 
-/** POSTs an export, waits for SUCCESS and downloads the zip to a temporary file; returns its path and the task status. */
-export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: any }> {
+/** POSTs an export and waits for SUCCESS; returns the task status. */
+export async function finishedExport(server: RunningServer, body: unknown): Promise<any> {
   const accepted = await server.post("/latest/snapshot/", body);
   expect(accepted.status, accepted.text).toBe(200);
   const status = await waitForTask(server, accepted.body.trackLink);
   expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
+  return status;
+}
+
+/** POSTs an export, waits for SUCCESS and downloads the zip to a temporary file; returns its path and the task status. */
+export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: any }> {
+  const status = await finishedExport(server, body);
   return { zip: await downloadZip(status.result.downloadUrl), status };
 }
 
 /** Downloads a zip to a temporary file (removed after the test file) and returns its path. */
-export async function downloadZip(url: string): Promise<string> {
+export function downloadZip(url: string): Promise<string> {
+  return downloadFile(url, "download.zip");
+}
+
+/** Downloads `url` to a temporary file called `name` (removed after the test file) and returns its path. */
+export async function downloadFile(url: string, name: string): Promise<string> {
   const download = await fetch(url);
   expect(download.status).toBe(200);
   const directory = mkdtempSync(join(tmpdir(), "basemodel-download-"));
   afterFile(() => rmSync(directory, { recursive: true, force: true }));
-  const zip = join(directory, "download.zip");
-  writeFileSync(zip, Buffer.from(await download.arrayBuffer()));
-  return zip;
+  const path = join(directory, name);
+  writeFileSync(path, Buffer.from(await download.arrayBuffer()));
+  return path;
+}
+
+/** Runs `code` with `z`, the zip opened by Python's zipfile: a reader that is not ours, CRC checks included. */
+export function pythonZip(zip: string, code: string): string {
+  return execFileSync("python3", ["-c", `import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n${code}`, zip], { encoding: "utf8" });
 }

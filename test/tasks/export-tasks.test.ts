@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterFile } from "../cleanup.js";
 import { monacoStorePath } from "../monaco.js";
-import type { SnapshotParams } from "../../src/api/snapshot.js";
+import type { ExportParams } from "../../src/export/request.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { FeatureStore } from "../../src/store/store.js";
 import {
@@ -23,12 +23,12 @@ import {
 import type { Task, TaskContext } from "../../src/tasks/queue.js";
 import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
 
-const SMALL: SnapshotParams = {
+const SMALL: ExportParams = {
   geometry: { type: "Polygon", coordinates: [[[7.4265, 43.7395], [7.428, 43.7395], [7.428, 43.741], [7.4265, 43.741], [7.4265, 43.7395]]] },
-} as SnapshotParams;
-const ALL_OF_MONACO: SnapshotParams = {
+};
+const ALL_OF_MONACO: ExportParams = {
   geometry: { type: "Polygon", coordinates: [[[7.4, 43.72], [7.44, 43.72], [7.44, 43.76], [7.4, 43.76], [7.4, 43.72]]] },
-} as SnapshotParams;
+};
 
 let store: FeatureStore;
 beforeAll(async () => {
@@ -90,7 +90,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
 
   it("closing the queue mid-export removes the work folder; the task runs again later", async () => {
     const { queue, directory } = await exportQueue();
-    const task = await queue.enqueue({ params: { ...ALL_OF_MONACO, outputType: "gpkg" } as SnapshotParams });
+    const task = await queue.enqueue({ params: { ...ALL_OF_MONACO, outputType: "gpkg" } });
     const handler = exportTaskHandler(store, directory);
     let midway!: () => void;
     const started = new Promise<void>((resolve) => (midway = resolve));

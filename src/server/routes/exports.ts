@@ -1,18 +1,19 @@
-/** GET /exports/<zip>: finished exports, with Range requests (resumable downloads), and nothing else of the folder. */
+/** GET /exports/<file>: finished exports, with Range requests (resumable downloads), and nothing else of the folder. */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { isDownloadPath } from "../../export/published.js";
 import type { ExportsContext } from "../app.js";
 import { wrongMethod } from "../error-answers.js";
 import { pathOf } from "../request-line.js";
 
-/** Only finished zips are served: not the work folders, partial files or the task queue beside them. */
-const ZIP_NAME = /^\/[\p{L}\p{M}\p{N}_]+_[a-z]+_uid_[0-9a-f-]{36}\.zip$/u;
+/** Only finished exports are served: not the work folders, partial files or the task queue beside them. */
+const isExport = (pathName: string): boolean => isDownloadPath(pathName.slice(1));
 
 /**
  * True when `pathName` under `root` is a file of the folder itself, with no symbolic link on the
- * way (the file, or a folder it would be read through). The workers write zips, never links: a
+ * way (the file, or a folder it would be read through). The workers write files, never links: a
  * link was put there by someone else and may lead anywhere on the machine.
  */
 function reachedWithoutLinks(root: string, pathName: string): boolean {
@@ -31,33 +32,55 @@ export const exportRoutes: FastifyPluginAsync<ExportsContext> = async (app, cont
     serve: false,
     index: false,
     dotfiles: "deny",
-    allowedPath: (pathName) => ZIP_NAME.test(pathName) && reachedWithoutLinks(context.directory, pathName),
+    allowedPath: (pathName) => isExport(pathName) && reachedWithoutLinks(context.directory, pathName),
     cacheControl: false,
   });
+  const download = (pathName: string, reply: FastifyReply) =>
+    // A name that is no export's (one with a %2F in it, say) is never looked up as a path.
+    isExport(pathName) ? reply.sendFile(pathName) : reply.callNotFound();
+  const answers = {
+    200: {
+      description: "The export",
+      content: { "application/zip": { schema: { $ref: "ZipFile#" } }, "application/geo+json": { schema: { $ref: "ExportFile#" } }, "application/octet-stream": { schema: { $ref: "ExportFile#" } } },
+    },
+    206: { description: "The part of the export a Range header asked for", content: { "application/zip": { schema: { $ref: "ZipFile#" } } } },
+    404: { $ref: "HTTPError#", description: "No such export: not finished yet, or deleted after its maximum age" },
+    416: { $ref: "HTTPError#", description: "The Range header asks for bytes beyond the end of the file" },
+  };
   app.get<{ Params: { file: string } }>(
     "/:file",
     {
       schema: {
         tags: ["raw data export"],
         summary: "Download a finished export",
-        description: "The zip a finished task's downloadUrl names. Range requests resume a download.",
+        description: "The file a finished task's downloadUrl names: the zip, or the bare GeoJSON or FlatGeobuf file of an export with bindZip false. Range requests resume a download.",
         params: {
           type: "object",
-          properties: { file: { type: "string", description: "`<fileName>_<outputType>_uid_<task_id>.zip`, as downloadUrl names it" } },
+          properties: { file: { type: "string", description: "`<fileName>_<outputType>_uid_<task_id>.<zip|geojson|fgb>`, as downloadUrl names it" } },
         },
-        response: {
-          200: { description: "The zip", content: { "application/zip": { schema: { $ref: "ZipFile#" } } } },
-          206: { description: "The part of the zip a Range header asked for", content: { "application/zip": { schema: { $ref: "ZipFile#" } } } },
-          404: { $ref: "HTTPError#", description: "No such export: not finished yet, or deleted after its maximum age" },
-          416: { $ref: "HTTPError#", description: "The Range header asks for bytes beyond the end of the zip" },
-        },
+        response: answers,
       },
     },
-    (request, reply) => {
-      const pathName = `/${request.params.file}`;
-      // A name that is no export's (one with a %2F in it, say) is never looked up as a path.
-      return ZIP_NAME.test(pathName) ? reply.sendFile(pathName) : reply.callNotFound();
+    (request, reply) => download(`/${request.params.file}`, reply),
+  );
+  app.get<{ Params: { task: string; file: string } }>(
+    "/:task/:file",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "Download a finished export named without its task id",
+        description: "The file of an export with uuid false, in a folder of its own task, as downloadUrl names it. Range requests resume a download.",
+        params: {
+          type: "object",
+          properties: {
+            task: { type: "string", description: "The task id" },
+            file: { type: "string", description: "`<fileName>_<outputType>.<zip|geojson|fgb>`" },
+          },
+        },
+        response: answers,
+      },
     },
+    (request, reply) => download(`/${request.params.task}/${request.params.file}`, reply),
   );
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

@@ -4,12 +4,15 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { MAX_LIST_ITEMS } from "../../api/limits.js";
-import { snapshotParamsAliases, UUID_PATTERN, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
-import { attributeKeys } from "../../export/plan.js";
-import { areaKm2 } from "../../geometry/area.js";
-import { polygonProblems } from "../../geometry/validity.js";
+import type { ValidationError } from "../../api/errors.js";
+import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
+import { attributeKeys, isJoined } from "../../export/plan.js";
+import { exportParams } from "../../export/request.js";
+import { BARE_FORMATS } from "../../export/types.js";
+import { QueueFull } from "../../tasks/queue.js";
 import type { ExportsContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
+import { exportAreaProblems, polygonalArea } from "../export-area.js";
 import { problem, RequestProblem } from "../problems.js";
 import { taskStatus } from "../task-status.js";
 
@@ -24,18 +27,34 @@ async function checkParams(params: SnapshotParams, maxAreaKm2: number): Promise<
       throw problem(["body", "filters", "attributes", geometry], `"${geometry}" must name at most ${MAX_LIST_ITEMS} tag keys; found ${keys}`, "too_long");
     }
   }
-  const problems = await polygonProblems(params.geometry);
-  if (problems.length > 0) {
-    throw new RequestProblem(problems.map((found) => ({ loc: ["body", "geometry", ...found.path], msg: found.message, type: "value_error" })));
-  }
-  const area = areaKm2(params.geometry);
-  if (area > maxAreaKm2) {
-    throw problem(
-      ["body", "geometry"],
-      `the area is ${Math.round(area).toLocaleString("en-US")} km², above the limit of ${maxAreaKm2.toLocaleString("en-US")} km² for one export; split it into smaller areas`,
-    );
-  }
+  const problems = [
+    ...mixedTagFilters(params),
+    ...bareFormatProblems(params),
+    ...(await exportAreaProblems(params.geometry, ["body", "geometry"], { km2: maxAreaKm2, advice: "for one export; split it into smaller areas" })),
+  ];
+  if (problems.length > 0) throw new RequestProblem(problems);
 }
+
+/** A filter in the joinOr/joinAnd form holds nothing else: a tag key beside them would be read by neither form. */
+function mixedTagFilters(params: SnapshotParams): ValidationError[] {
+  return Object.entries(params.filters?.tags ?? {}).flatMap(([geometry, entry]) => {
+    const loc = ["body", "filters", "tags", geometry];
+    if (!isJoined(entry)) return [];
+    return Object.keys(entry)
+      .filter((key) => key !== "joinOr" && key !== "joinAnd")
+      .map((key) => ({ loc: [...loc, key], msg: `"${key}" stands beside joinOr/joinAnd: put it in one of them (a filter is either tag keys or the two groups)`, type: "value_error" }));
+  });
+}
+
+/** Without the zip, the export is served as its one file: only the formats that are one file a client reads as it comes. */
+function bareFormatProblems(params: SnapshotParams): ValidationError[] {
+  const outputType = params.outputType ?? "geojson";
+  if (!isFalse(params.bindZip) || BARE_FORMATS.includes(outputType)) return [];
+  const msg = `"bindZip" false serves the export as one bare file, which only ${BARE_FORMATS.join(" and ")} exports are (raw-data-api streams those alone); a ${outputType} export comes zipped: leave bindZip true`;
+  return [{ loc: ["body", "bindZip"], msg, type: "value_error" }];
+}
+
+const isFalse = (flag: Flag | undefined): boolean => flag === false || flag === "false";
 
 /** Where clients reach this server: the configured public URL, else what the request was sent to. */
 function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
@@ -51,13 +70,24 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
         summary: "Queue an export of the features in an area to a zip file",
         description: `Answers at once with the task to poll. Areas above ${context.maxAreaKm2.toLocaleString("en-US")} km² are a 422.`,
         body: { $ref: "RawDataCurrentParams#" },
-        response: { 200: { $ref: "SnapshotAccepted#" }, 422: { $ref: "HTTPValidationError#" } },
+        response: {
+          200: { $ref: "SnapshotAccepted#" },
+          422: { $ref: "HTTPValidationError#" },
+          503: { $ref: "HTTPError#", description: "The export could not be queued: the exports disk is full, or the queue cannot be reached now" },
+        },
       },
       preValidation: acceptAliases(snapshotParamsAliases),
     },
-    async (request) => {
+    async (request, reply) => {
       await checkParams(request.body, context.maxAreaKm2);
-      const task = await context.queue.enqueue({ params: request.body });
+      const params = exportParams(request.body, await polygonalArea(request.body.geometry));
+      let task;
+      try {
+        task = await context.queue.enqueue({ params });
+      } catch (error) {
+        if (!(error instanceof QueueFull)) throw error;
+        return reply.code(503).send({ detail: "the exports disk is full: the export could not be queued; try again once old exports are deleted" });
+      }
       const trackLink = `/tasks/status/${task.id}/`;
       const body: SnapshotAccepted = { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
       return body;
@@ -77,7 +107,9 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
     async (request, reply) => {
       const id = request.params.task_id;
       const task = await context.queue.get(id);
-      if (task === null) return reply.code(404).send({ detail: `no task ${id}: it was never queued here` });
+      if (task === null) {
+        return reply.code(404).send({ detail: `no task ${id}: it was never queued here, or it finished longer ago than exports are kept and was forgotten` });
+      }
       const body: TaskStatus = taskStatus(task, baseUrl(request, context.publicUrl));
       return body;
     },
