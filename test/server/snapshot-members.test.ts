@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_POLYGON } from "../../src/api/examples.js";
+import { exportResultSchema } from "../../src/api/snapshot.js";
 import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import type { Geometry, Position } from "../../src/store/geojson.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
@@ -248,6 +249,8 @@ describe("includeStats", { timeout: 300_000 }, () => {
     const { zip, status } = await exportZip(demo, { ...area, includeStats: true, filters: { tags: { point: { amenity: [] } } } });
     const { stats } = status.result;
     expect(validResult(status.result)).toBe(true);
+    // The published schema names what a result has, and nothing a result never has.
+    expect(Object.keys(exportResultSchema.properties).sort()).toEqual(Object.keys(status.result).sort());
     // Whatever the export's own filters: every building and every highway in the area.
     const buildings = await features({ ...area, geometryType: ["polygon"], filters: { tags: { polygon: { building: [] } } } }, demo);
     const roads = await features({ ...area, geometryType: ["line"], filters: { tags: { line: { highway: [] } } } }, demo);
