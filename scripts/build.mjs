@@ -38,7 +38,7 @@ const code = standaloneCode(ajv, ajv.compile(schema));
 const header = 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n';
 writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${header}${code}\n`);
 
-buildStac(root, generated);
+await buildStac(root, generated);
 
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
   stdio: "inherit",

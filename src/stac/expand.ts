@@ -1,0 +1,243 @@
+/**
+ * A JSON Schema made ready for Ajv and for the explainer (explain.ts), shared by the build
+ * (scripts/build-stac.mjs compiles the bundled schemas ahead of time) and by the schemas a user
+ * maps or fetches (runtime.ts compiles them when an item first names them), so that both are
+ * explained alike.
+ *
+ * The schema is expanded: its $refs (into the same file or another one) are replaced by what they
+ * point to, so that every error's schemaPath is the full path from the root. That is what lets
+ * the explainer tell which branch of an anyOf/oneOf an error came from, and a cross-field rule
+ * which named part of the schema ("#/$defs/AnyBandsRef") failed. Draft-07 ignores the siblings of
+ * $ref, so replacing the node keeps the meaning. Cycles (PROJJSON) keep their $ref.
+ *
+ * Nothing here loads Ajv: the build and the run time each load it their own way.
+ */
+import type { Hint } from "./registry.js";
+
+/** A schema document by the URL it is requested at, or undefined when there is none. */
+export type Resolve = (url: string) => unknown;
+
+/** The Ajv module for each JSON Schema draft ($schema without its "#"); draft-07 when a schema names none. */
+export const AJV_MODULES: Readonly<Record<string, string>> = {
+  "http://json-schema.org/draft-07/schema": "ajv",
+  "https://json-schema.org/draft/2019-09/schema": "ajv/dist/2019",
+  "https://json-schema.org/draft/2020-12/schema": "ajv/dist/2020",
+};
+
+/**
+ * allErrors: every broken rule, as the base model schema. Ajv's messages are not used (ours are),
+ * and leaving them out makes compiled code a tenth smaller. Unknown formats (iri) are not
+ * checked, as the STAC tools do not check them; date-time is (ajv-formats).
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, messages: false, logger: false } as const;
+
+export const draftOf = (schema: unknown): string =>
+  String((schema as { $schema?: unknown } | null)?.$schema ?? "http://json-schema.org/draft-07/schema").replace(/#$/, "");
+
+/** A $ref whose document or part cannot be found. */
+export class UnresolvedReference extends Error {
+  override name = "UnresolvedReference";
+  constructor(
+    readonly ref: string,
+    /** The document the $ref is written in. */
+    readonly from: string,
+    /** The document it points to. */
+    readonly document: string,
+    /** True when the document was found but the part the $ref names is not in it. */
+    readonly partMissing: boolean,
+  ) {
+    super(`$ref ${JSON.stringify(ref)} in ${from} points to ${partMissing ? `a part ${document} does not have` : document}`);
+  }
+}
+
+type Node = Record<string, unknown>;
+
+const ANNOTATIONS = new Set(["title", "description", "$comment", "examples", "default", "$schema", "$id"]);
+/** Keywords whose value is a map of names to schemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "dependencies"]);
+/** Keywords whose value is data, never a schema. */
+const DATA = new Set(["enum", "const", "required"]);
+
+const isNode = (value: unknown): value is Node => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** A JSON Pointer segment as Ajv writes it in schemaPath (pointer-escaped, then URI-encoded). */
+const segment = (name: string) => encodeURIComponent(name.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+/**
+ * MLM 1.0.0 writes "$comment": "..." among the members of `properties`, a string where a schema
+ * belongs. Validators read it as a schema with no keywords (it allows anything); so does this
+ * compiler, with `true` in its place. A `dependencies` entry may be a list of names.
+ */
+const schemaOrNames = (value: unknown) => typeof value === "boolean" || (value !== null && typeof value === "object");
+
+function pointerGet(doc: unknown, pointer: string): unknown {
+  let node = doc;
+  for (const raw of pointer.split("/").slice(1)) {
+    const name = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, name)) return undefined;
+    node = (node as Node)[name];
+  }
+  return node;
+}
+
+/** A $ref as the document URL it points into and the pointer inside it. */
+function target(ref: string, base: string): { document: string; pointer: string; key: string } {
+  const url = new URL(ref, base);
+  const pointer = decodeURIComponent(url.hash.slice(1));
+  url.hash = "";
+  return { document: url.href, pointer, key: `${url.href}#${pointer}` };
+}
+
+/** Every document a schema document's $refs point into (absolute URLs, without fragment), its own excepted. */
+export function referencedDocuments(doc: unknown, base: string): string[] {
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (isNode(node)) {
+      for (const [keyword, value] of Object.entries(node)) {
+        if (keyword === "$ref" && typeof value === "string") {
+          try {
+            found.add(target(value, base).document);
+          } catch {
+            // Not a URL even against the base: expanding the schema says so where it matters.
+          }
+        } else if (!DATA.has(keyword)) visit(value);
+      }
+    }
+  };
+  visit(doc);
+  found.delete(new URL(base).href.replace(/#.*$/, ""));
+  return [...found];
+}
+
+/** How a `not`, `contains` or closed object reads, for the explainer's messages. */
+function describe(schema: unknown): Hint {
+  if (schema === true || (isNode(schema) && Object.keys(schema).length === 0)) return { kind: "anything" };
+  if (!isNode(schema)) return { kind: "schema" };
+  if (Array.isArray(schema.required) && schema.required.length > 0) return { kind: "members", members: schema.required as string[] };
+  if (Array.isArray(schema.anyOf) && schema.anyOf.every((branch) => isNode(branch) && Array.isArray(branch.required) && branch.required.length === 1)) {
+    return { kind: "members", members: (schema.anyOf as Array<{ required: string[] }>).map((branch) => branch.required[0]!) };
+  }
+  if ("const" in schema) return { kind: "value", value: schema.const };
+  if (isNode(schema.contains) && "const" in schema.contains) return { kind: "contains", value: schema.contains.const };
+  if (typeof schema.pattern === "string") return { kind: "pattern", pattern: schema.pattern };
+  if (typeof schema.type === "string" || Array.isArray(schema.type)) return { kind: "type", type: schema.type as string | string[] };
+  return { kind: "schema" };
+}
+
+// A target whose expansion would be larger than this many schema nodes keeps its $ref: PROJJSON's
+// definitions refer to each other so much that expanding them never ends in practice. Errors
+// inside such a target are still explained, only without knowing the anyOf branch above them.
+const INLINE_LIMIT = 5000;
+
+/**
+ * The condition of an if/then/else when it is one member's value ("label:type" is "raster"), for
+ * saying why its then (or else) applies. A test of the item's own "type" says nothing a person
+ * needs to hear.
+ */
+function conditionOf(schema: unknown, path: string[] = []): Extract<Hint, { kind: "condition" }> | undefined {
+  const entries = Object.entries(isNode(schema) && isNode(schema.properties) ? schema.properties : {});
+  if (entries.length !== 1 || Object.keys(schema as Node).some((keyword) => keyword !== "properties" && keyword !== "required")) return undefined;
+  const [[member, test]] = entries as [[string, unknown]];
+  if (!isNode(test)) return undefined;
+  // {"links": {"contains": {"properties": {"rel": {"const": "collection"}}}}}: a list holding an entry with a member's value.
+  if (test.contains && Object.keys(test).length === 1) {
+    const entry = conditionOf(test.contains);
+    return entry && { kind: "condition", member: [...path, member].join("."), contains: { member: entry.member, value: entry.value } };
+  }
+  // {"properties": {"properties": {"properties": {"mlm:pretrained": {"const": false}}}}}: a member of a member.
+  if (!("const" in test)) return conditionOf(test, [...path, member]);
+  if ((path.length === 0 && member === "type") || Object.keys(test).length !== 1) return undefined;
+  return { kind: "condition", member: [...path, member].join("."), value: test.const };
+}
+
+export interface Expanded {
+  schema: unknown;
+  /** For every $ref into the root's own file: where it was put (schema path) and what it named ("#/$defs/Name"). */
+  sites: Record<string, string>;
+  /** What the explainer needs to know at a schema path (see Hint). */
+  hints: Record<string, Hint>;
+}
+
+/**
+ * The schema at `rootUrl` with its $refs replaced by their targets, and what the explainer needs:
+ * how many branches an anyOf/oneOf has, what a `not` or `contains` asks, which members an object
+ * closed by `additionalProperties: false` allows. Throws UnresolvedReference for a $ref to a
+ * document `resolve` does not have.
+ */
+export function expand(resolve: Resolve, rootUrl: string): Expanded {
+  const sizes = new Map<string, number>();
+  const lookup = (ref: string, base: string) => {
+    const to = target(ref, base);
+    const doc = resolve(to.document);
+    const resolved = doc === undefined ? undefined : pointerGet(doc, to.pointer);
+    if (resolved === undefined) throw new UnresolvedReference(ref, base, to.document, doc !== undefined);
+    return { ...to, resolved };
+  };
+
+  /** The number of schema nodes a target expands to (a $ref met again inside itself counts as one). */
+  const expandedSize = (key: string, node: unknown, base: string, open = new Set<string>()): number => {
+    const known = sizes.get(key);
+    if (known !== undefined) return known;
+    open.add(key);
+    let size = 0;
+    const count = (value: unknown, from: string): void => {
+      if (size > INLINE_LIMIT || value === null || typeof value !== "object") return;
+      size++;
+      const ref = (value as Node).$ref;
+      if (typeof ref === "string") {
+        const to = lookup(ref, from);
+        if (!open.has(to.key)) size += expandedSize(to.key, to.resolved, to.document, open);
+        return;
+      }
+      for (const [keyword, child] of Object.entries(value)) {
+        if (!DATA.has(keyword) && !ANNOTATIONS.has(keyword) && keyword !== "definitions" && keyword !== "$defs") count(child, from);
+      }
+    };
+    count(node, base);
+    open.delete(key);
+    sizes.set(key, size);
+    return size;
+  };
+
+  const sites: Record<string, string> = {};
+  const hints: Record<string, Hint> = {};
+  const visit = (node: unknown, base: string, at: string, stack: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((child, index) => visit(child, base, `${at}/${index}`, stack));
+    if (!isNode(node)) return node;
+    if (typeof node.$ref === "string") {
+      const to = lookup(node.$ref, base);
+      if (stack.includes(to.key) || expandedSize(to.key, to.resolved, to.document) > INLINE_LIMIT) return { $ref: to.key };
+      if (to.document === rootUrl && to.pointer !== "") sites[at] = `#${to.pointer}`;
+      return visit(to.resolved, to.document, at, [...stack, to.key]);
+    }
+    const out: Node = {};
+    for (const [keyword, value] of Object.entries(node)) {
+      if (ANNOTATIONS.has(keyword) || keyword === "definitions" || keyword === "$defs") continue;
+      if (DATA.has(keyword)) out[keyword] = value;
+      else if (SCHEMA_MAPS.has(keyword) && isNode(value)) {
+        out[keyword] = Object.fromEntries(
+          Object.entries(value).map(([name, child]) => [name, schemaOrNames(child) ? visit(child, base, `${at}/${keyword}/${segment(name)}`, stack) : true]),
+        );
+      } else out[keyword] = visit(value, base, `${at}/${keyword}`, stack);
+    }
+    for (const keyword of ["anyOf", "oneOf"]) {
+      const branches = node[keyword];
+      if (Array.isArray(branches)) hints[`${at}/${keyword}`] = { kind: "branches", count: branches.length };
+    }
+    if ("not" in node) hints[`${at}/not`] = describe(out.not);
+    const condition = "if" in node && ("then" in node || "else" in node) ? conditionOf(out.if) : undefined;
+    if (condition) hints[`${at}/if`] = condition;
+    if ("contains" in node) hints[`${at}/contains`] = describe(out.contains);
+    if (node.additionalProperties === false) {
+      hints[`${at}/additionalProperties`] = {
+        kind: "members",
+        members: Object.keys(isNode(node.properties) ? node.properties : {}),
+        patterns: Object.keys(isNode(node.patternProperties) ? node.patternProperties : {}),
+      };
+    }
+    return out;
+  };
+  const schema = visit(resolve(rootUrl), rootUrl, "#", [`${rootUrl}#`]);
+  return { schema, sites, hints };
+}
