@@ -10,6 +10,7 @@ export * from "./raw.js";
 export * from "./report.js";
 export * from "./snapshot.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
+export { forbidUnknownMembers } from "./strict.js";
 
 import { validationErrorSchema, httpValidationErrorSchema, httpErrorSchema } from "./errors.js";
 import { geometrySchema } from "./feature-collection.js";
@@ -17,6 +18,7 @@ import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { statusResponseSchema } from "./status.js";
+import { forbidUnknownMembers } from "./strict.js";
 import {
   areaStatsSchema,
   exportAreaSchema,
@@ -55,3 +57,11 @@ export const schemas = [
   exportResultSchema,
   taskStatusSchema,
 ] as const;
+
+/** The request bodies: members they do not name are ignored, unless a server is strict. */
+export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [snapshotParamsPlainSchema, rawQuerySchema, dataQualityRequestSchema, snapshotParamsSchema];
+
+/** Every schema as a strict server has them: its request bodies refuse members they do not name. */
+export function strictSchemas(): Array<(typeof schemas)[number]> {
+  return schemas.map((schema) => (requestSchemas.includes(schema) ? forbidUnknownMembers(schema) : schema));
+}

@@ -10,7 +10,6 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./fragments.js";
 export const rawQuerySchema = {
   $id: "RawQuery",
   type: "object",
-  additionalProperties: false,
   examples: [
     { area: EXAMPLE_RING, tags: EXAMPLE_TAGS },
     { area: EXAMPLE_RING, hashtag: EXAMPLE_PROJECT.hashtag, dateFrom: EXAMPLE_PROJECT.from, dateTo: EXAMPLE_PROJECT.to },

@@ -13,7 +13,6 @@ export const dataQualityRequestSchema = {
   $id: "DataQualityRequest",
   type: "object",
   required: ["fromDate"],
-  additionalProperties: false,
   examples: [{ fromDate: EXAMPLE_REPORT.fromDate }, { ...EXAMPLE_REPORT, area: EXAMPLE_RING }],
   properties: {
     fromDate: {

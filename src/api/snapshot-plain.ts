@@ -12,7 +12,6 @@ export const snapshotParamsPlainSchema = {
   $id: "SnapshotParamsPlain",
   type: "object",
   examples: [{ bbox: EXAMPLE_BBOX, select: ["building", "name"] }, { bbox: EXAMPLE_BBOX, where: [{ key: "amenity", value: ["*"] }], lookIn: ["nodes", "ways_poly"] }],
-  additionalProperties: false,
   description: `Every member is optional. snake_case spellings (join_by, look_in, geometry_type) are accepted too. Lists hold at most ${MAX_LIST_ITEMS} items, tag keys and values at most ${MAX_TAG_LENGTH} characters; an answer over ${MAX_PLAIN_ANSWER_BYTES} bytes is a 422 that points to POST /snapshot/.`,
   properties: {
     bbox: {
@@ -37,7 +36,6 @@ export const snapshotParamsPlainSchema = {
       items: {
         type: "object",
         required: ["key", "value"],
-        additionalProperties: false,
         properties: {
           key: { ...tagText, minLength: 1 },
           value: { type: "array", maxItems: MAX_LIST_ITEMS, items: tagText, description: 'Any of these values; ["*"] or [] = the key with any value' },

@@ -56,7 +56,6 @@ const attributeListSchema = {
 const perGeometry = <S extends object>(schema: S) =>
   ({
     type: "object",
-    additionalProperties: false,
     properties: { point: schema, line: schema, polygon: schema, allGeometry: schema },
   }) as const;
 
@@ -64,7 +63,6 @@ export const polygonSchema = {
   $id: "PolygonGeometry",
   type: "object",
   required: ["type", "coordinates"],
-  additionalProperties: false,
   description: "A GeoJSON Polygon or MultiPolygon in EPSG:4326: closed rings of at least 4 positions, no self-intersection",
   properties: {
     type: { enum: ["Polygon", "MultiPolygon"] },
@@ -128,7 +126,6 @@ export const snapshotParamsSchema = {
       includeStats: true,
     },
   ],
-  additionalProperties: false,
   description:
     "snake_case spellings (output_type, file_name, geometry_type, join_filter_type, country_export, min_zoom, max_zoom, bind_zip, use_st_within, include_stats, include_user_metadata, all_geometry, join_or, join_and) are accepted too; one member spelled both ways is a 422.",
   properties: {
@@ -148,7 +145,6 @@ export const snapshotParamsSchema = {
     joinFilterType: { enum: ["OR", "AND"], default: "OR", description: "How the tag conditions of one filter combine" },
     filters: {
       type: "object",
-      additionalProperties: false,
       properties: {
         tags: { ...perGeometry(tagFilterSchema), description: "allGeometry applies to every type and overrides the per-type filters; a per-type filter restricts only its own type" },
         attributes: { ...perGeometry(attributeListSchema), description: "Columns per type, with the same precedence; absent = osm_id, version, changeset, timestamp and tags" },

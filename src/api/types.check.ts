@@ -24,12 +24,14 @@ type Assert<T extends true> = T;
 type IsAny<T> = 0 extends 1 & T ? true : false;
 /** Mutually assignable, and neither side an `any` that would make the comparison pass. */
 type Same<A, B> = IsAny<A> extends true ? false : IsAny<B> extends true ? false : [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Request schemas leave their objects open (unknown members are ignored, see strict.ts): the members they name, deeply. */
+type Named<T> = T extends readonly unknown[] ? { [K in keyof T]: Named<T[K]> } : T extends object ? { [K in keyof T as string extends K ? never : K]: Named<T[K]> } : T;
 
 type _Status = Assert<Same<StatusResponse, FromSchema<typeof statusResponseSchema>>>;
-type _SnapshotParamsPlain = Assert<Same<SnapshotParamsPlain, FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>>;
-type _RawQuery = Assert<Same<RawQuery, FromSchema<typeof rawQuerySchema, { keepDefaultedPropertiesOptional: true }>>>;
+type _SnapshotParamsPlain = Assert<Same<SnapshotParamsPlain, Named<FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>>>;
+type _RawQuery = Assert<Same<RawQuery, Named<FromSchema<typeof rawQuerySchema, { keepDefaultedPropertiesOptional: true }>>>>;
 type _RawList = Assert<Same<RawListItem[], FromSchema<typeof rawListSchema>>>;
-type _DataQualityRequest = Assert<Same<DataQualityRequest, FromSchema<typeof dataQualityRequestSchema, { keepDefaultedPropertiesOptional: true }>>>;
+type _DataQualityRequest = Assert<Same<DataQualityRequest, Named<FromSchema<typeof dataQualityRequestSchema, { keepDefaultedPropertiesOptional: true }>>>>;
 type _DataQualityTagList = Assert<Same<DataQualityTagRow[], FromSchema<typeof dataQualityTagListSchema>>>;
 type _DataQualityTagStats = Assert<Same<DataQualityTagStat[], FromSchema<typeof dataQualityTagStatsSchema>>>;
 type _ValidationError = Assert<Same<ValidationError, FromSchema<typeof validationErrorSchema>>>;

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import type { ImportFlags } from "./import.js";
 import { LOG_LEVELS } from "../server/log.js";
 import type { ServeFlags } from "./serve.js";
+import { corsOrigins } from "./serve-options.js";
 import type { UpdateFlags } from "./update.js";
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
@@ -169,6 +170,8 @@ function program(): Command {
     .option("--workers <n>", "exports run at the same time", numberAtLeast(1, true), 2)
     .option("--processes <n>", "processes answering HTTP requests on the port, to use more cores; exports run in the main one", numberAtLeast(1, true), 1)
     .option("--max-area <km2>", "largest export area in km²", numberAtLeast(0, false), 100_000)
+    .option("--cors <origins>", "origins whose web pages may call the server: *, none, or origins separated by commas (http://localhost:5000,https://fair.hotosm.org)", corsOrigins, "*")
+    .option("--strict-requests", "refuse request members the API does not name (422), instead of ignoring them as the real services do")
     .option("--export-max-age <hours>", "delete export zips and forget their tasks this many hours after they finish", numberAtLeast(0, false), 24)
     .addOption(new Option("--log-level <level>", "lines written to standard error: a line per request and per export at info, failures at warn and error").choices(LOG_LEVELS).default("info"))
     .action(async (flags: ServeFlags) => {

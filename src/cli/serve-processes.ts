@@ -16,6 +16,7 @@ import { lineLog, type Log } from "../server/log.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../tasks/queue-ipc.js";
 import type { ServeFlags } from "./serve.js";
+import { requestOptions } from "./serve-options.js";
 import { UsageError } from "./usage-error.js";
 
 /** Tells a worker where the store is (the main process may have generated it) and when to stop. */
@@ -185,6 +186,7 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
         store,
         version,
         log: lineLog(flags.logLevel, process.stderr),
+        ...requestOptions(flags),
         exports: {
           queue: taskSubmitterOver(channel),
           directory: resolve(flags.exports),

@@ -10,10 +10,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { CorsOrigins } from "../server/cors.js";
 import { lineLog, type LogLevel } from "../server/log.js";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
+import { requestOptions } from "./serve-options.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
 
@@ -27,6 +29,9 @@ export interface ServeFlags {
   /** Processes answering HTTP requests. */
   processes: number;
   maxArea: number;
+  /** Origins whose web pages may call the server. */
+  cors: CorsOrigins;
+  strictRequests?: boolean;
   /** Hours. */
   exportMaxAge: number;
   /** Lines of this level and above go to standard error. */
@@ -109,7 +114,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     try {
       await cleanUp();
       if (flags.processes === 1) {
-        serving = await serveHere(await createServer({ store, version, exports, log }), flags);
+        serving = await serveHere(await createServer({ store, version, exports, log, ...requestOptions(flags) }), flags);
       } else {
         try {
           serving = await startHttpProcesses({ count: flags.processes, port: flags.port, host: flags.host, location, queue: exports.queue, log });

@@ -4,11 +4,13 @@
  * error at once, nothing coerced or stripped); every problem is a 422 in the real services' shape.
  */
 import Fastify, { type FastifyInstance } from "fastify";
-import { schemas } from "../api/index.js";
+import { schemas, strictSchemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
+import { keepSchemaErrors, reportEveryProblem } from "./body-checks.js";
 import { refuseDeepBodies } from "./body-depth.js";
+import { answerCors, corsPolicy, type CorsOrigins } from "./cors.js";
 import { registerDocs } from "./docs.js";
 import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./error-answers.js";
 import { silentLog, type Log } from "./log.js";
@@ -35,6 +37,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Its headers within this many ms (at most requestTimeoutMs). Default 10 s. */
   headersTimeoutMs?: number;
+  /** Origins whose pages may call the server: "*" (every one, the default, as the real services), a list, or false for none. */
+  cors?: CorsOrigins;
+  /** Refuse request members the schemas do not name (422), instead of ignoring them as the real services do. Default false. */
+  strictRequests?: boolean;
   /** Asynchronous exports (POST /snapshot/, task status, /exports/); without it those routes are absent. */
   exports?: ExportsOptions;
 }
@@ -65,6 +71,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headersTimeoutMs = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const routes = new RouteMethods();
+  const cors = corsPolicy(options.cors ?? "*");
   const app = Fastify({
     bodyLimit,
     // A client that trickles its request would otherwise hold its connection for ever.
@@ -76,8 +83,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       requireHostHeader: false,
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }),
-    frameworkErrors: answerUnroutable(log),
+    clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }, cors),
+    frameworkErrors: answerUnroutable(log, cors),
     // discriminator: a GeoJSON area is checked against the one shape its `type` names (src/api/snapshot.ts).
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false, discriminator: true } },
   });
@@ -98,9 +105,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
   });
 
-  for (const schema of schemas) app.addSchema(schema);
+  for (const schema of options.strictRequests ? strictSchemas() : schemas) app.addSchema(schema);
 
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
+  app.addHook("onRoute", keepSchemaErrors);
+  // First: every answer carries the CORS headers, that of a request without Host included.
+  app.addHook("onRequest", answerCors(cors));
   app.addHook("onRequest", requireHost);
   if (log.enabled("info")) {
     app.addHook("onResponse", (request, reply, done) => {
@@ -113,6 +123,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook("preValidation", refuseDeepBodies);
   // After the body is read and checked, right before the handler: see turns.ts.
   app.addHook("preHandler", firstComeFirstServed());
+  // In turn too: a route's checks may take a while (GEOS on a large polygon).
+  app.addHook("preHandler", reportEveryProblem);
 
   app.setErrorHandler(answerError(log, bodyLimit));
   app.setNotFoundHandler(answerNoRoute(routes));

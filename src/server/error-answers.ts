@@ -9,8 +9,9 @@ import { STATUS_CODES, maxHeaderSize } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { QueueUnavailable } from "../tasks/queue-unavailable.js";
+import { addCorsHeaders, type CorsPolicy } from "./cors.js";
 import type { Log } from "./log.js";
-import { detailsFromSchemaErrors, RequestProblem } from "./problems.js";
+import { RequestProblem, validationDetails } from "./problems.js";
 import { pathOf, requestLine } from "./request-line.js";
 
 /** Raised by the body parser: the body is not JSON. */
@@ -47,12 +48,27 @@ export function wrongMethod(reply: FastifyReply, method: string, path: string, a
     .send({ detail: `${path} does not take ${method} requests; it takes ${allowed.join(", ")}` });
 }
 
-/** 405 for a path that takes other methods, 404 for a path that is no route at all. */
+/** The same path with a trailing slash, or without the one it has. */
+function slashTwin(path: string): string | undefined {
+  if (path === "/") return undefined;
+  return path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
+}
+
+/**
+ * As FastAPI answers a path that is a route's but for its trailing slash (`/v1/status`,
+ * `/v1/tasks/status/<id>`): 307 to the route's path, query kept, so that the client sends the same
+ * method and body there. Otherwise 405 for a path that takes other methods (with or without its
+ * slash), 404 for a path that is no route at all.
+ */
 export function answerNoRoute(routes: RouteMethods) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = pathOf(request.url);
+    const twin = slashTwin(path);
+    const twinAllows = twin === undefined ? [] : routes.allowedFor(twin);
+    if (twin !== undefined && twinAllows.includes(request.method)) return reply.redirect(twin + request.url.slice(path.length), 307);
     const allowed = routes.allowedFor(path);
     if (allowed.length > 0) return wrongMethod(reply, request.method, path, allowed);
+    if (twinAllows.length > 0) return wrongMethod(reply, request.method, path, twinAllows);
     return reply.code(404).send({ detail: `no route ${request.method} ${path}` });
   };
 }
@@ -61,9 +77,10 @@ export function answerNoRoute(routes: RouteMethods) {
  * Errors found before fastify has a route for the request (fastify's `frameworkErrors`); the
  * request hooks do not run for these, so the request's log line is written here.
  */
-export function answerUnroutable(log: Log) {
+export function answerUnroutable(log: Log, cors: CorsPolicy) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     if (log.enabled("info")) reply.raw.once("finish", () => log.info(requestLine(request, reply)));
+    addCorsHeaders(cors, request, reply);
     const path = pathOf(request.url);
     if (error.code === "FST_ERR_BAD_URL") {
       void reply.code(400).send({ detail: `the path ${path} is not a valid URL path: each % must begin an escape of two hexadecimal digits, such as %20` });
@@ -86,7 +103,7 @@ export interface Timeouts {
  * Answers what Node's HTTP parser rejects before fastify sees a request (fastify's
  * `clientErrorHandler`), then closes the connection, as Node does.
  */
-export function answerClientError(log: Log, { requestTimeoutMs, headersTimeoutMs }: Timeouts) {
+export function answerClientError(log: Log, { requestTimeoutMs, headersTimeoutMs }: Timeouts, cors: CorsPolicy) {
   return (error: Error & { code?: string; reason?: string }, socket: Socket): void => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const client = socket.remoteAddress;
@@ -100,8 +117,11 @@ export function answerClientError(log: Log, { requestTimeoutMs, headersTimeoutMs
     const underWay = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
     if (socket.writable && !underWay?.headersSent) {
       const body = JSON.stringify({ detail });
+      // The request was never read, so its Origin is not known: only a server open to every origin says so.
+      const allowOrigin = cors.allowOrigin(undefined);
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          (allowOrigin === undefined ? "" : `Access-Control-Allow-Origin: ${allowOrigin}\r\n`) +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     }
@@ -149,11 +169,7 @@ export function answerError(log: Log, bodyLimit: number) {
 
 function describe(error: FastifyError, request: FastifyRequest, bodyLimit: number): [number, unknown] {
   if (error instanceof RequestProblem) return [422, error.detail];
-  if (error.validation) {
-    // FastAPI's names for where a value came from.
-    const root = { params: "path", querystring: "query" }[error.validationContext as string] ?? error.validationContext ?? "body";
-    return [422, detailsFromSchemaErrors(error.validation as never, root)];
-  }
+  if (error.validation) return [422, validationDetails(error)];
   if (error instanceof BodyNotJson) return [422, [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }]];
   if (error instanceof QueueUnavailable) return [503, `the export queue cannot be reached now (${error.message}); try again in a moment`];
   switch (error.code) {

@@ -116,6 +116,14 @@ function detailOf(error: ErrorObject, root: string): ValidationError {
   }
 }
 
+/** The schema errors fastify found in a request (error.validation), located as FastAPI locates them. */
+export function validationDetails(error: { validation?: unknown; validationContext?: string }): ValidationError[] {
+  // FastAPI's names for where a value came from.
+  const context = error.validationContext ?? "body";
+  const root = { params: "path", querystring: "query" }[context] ?? context;
+  return detailsFromSchemaErrors((error.validation ?? []) as ErrorObject[], root);
+}
+
 /** One entry per broken rule; Ajv's messages about the same member and keyword are merged. */
 export function detailsFromSchemaErrors(errors: readonly ErrorObject[], root: string): ValidationError[] {
   const seen = new Set<string>();

@@ -20,14 +20,14 @@ export interface ExportServer extends RunningServer {
 
 /** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process. */
 export async function startExportServer(
-  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string; queue?: SqliteQueueOptions } = {},
+  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string; queue?: SqliteQueueOptions; server?: Omit<ServerOptions, "store" | "exports"> } = {},
 ): Promise<ExportServer> {
   // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
   const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
   const directory = join(root, "exports");
   mkdirSync(directory);
   const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
-  const server = await startServer(options.store ?? (await monacoStorePath()), { exports: { queue, directory, ...options.exports } });
+  const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, directory, ...options.exports } });
   queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
   // Clean-ups run last-registered first: the queue stops before the server closes the store.
   afterFile(async () => {

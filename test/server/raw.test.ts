@@ -123,7 +123,6 @@ describe("POST /raw/* on the real Monaco data", () => {
     ["a negative page", { page: -1 }, ["body", "page"], /at least 0; found a number \(-1\)/],
     ["a page size over 5000", { pageSize: 5001 }, ["body", "pageSize"], /at most 5000/],
     ["a fractional page", { page: 1.5 }, ["body", "page"], /whole number/],
-    ["an unknown member", { area: AREA, tag: "building" }, ["body", "tag"], /unknown member "tag" \(did you mean "tags"\?\)/],
     ["the fuzzer's page", { page: 9007199254741 }, ["body", "page"], /^"page" must be at most 1000000000000 \(page × pageSize, the rows skipped, must stay below 2\^53, .*\); found a number \(9007199254741\)$/],
     ["a page past any whole number", { page: 1e300 }, ["body", "page"], /at most 1000000000000/],
     ["101 tags terms", { area: AREA, tags: Array.from({ length: 101 }, (_, i) => `k${i}`).join(",") }, ["body", "tags"], /^tags must hold at most 100 terms; found 101$/],

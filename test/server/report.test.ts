@@ -270,11 +270,6 @@ describe("POST /report/* on the Monaco import with a mapathon applied", () => {
         ],
       ],
       ["an area that crosses itself", { fromDate: SINCE_2019, area: "7.44 43.73, 7.45 43.74, 7.45 43.73, 7.44 43.74, 7.44 43.73" }, [{ loc: ["body", "area"], msg: "the outer ring crosses itself near 7.445 43.735", type: "value_error" }]],
-      [
-        "an unknown member",
-        { fromDate: SINCE_2019, responseType: "json" },
-        [{ loc: ["body", "responseType"], msg: 'unknown member "responseType"; the members are fromDate, toDate, hashtags, area, page, pageSize', type: "extra_forbidden" }],
-      ],
       ["a page size above 5,000", { fromDate: SINCE_2019, pageSize: 5001 }, [{ loc: ["body", "pageSize"], msg: '"pageSize" must be at most 5000; found a number (5001)', type: "value_error" }]],
       ["a negative page", { fromDate: SINCE_2019, page: -1 }, [{ loc: ["body", "page"], msg: '"page" must be at least 0; found a number (-1)', type: "value_error" }]],
       [

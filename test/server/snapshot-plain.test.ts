@@ -91,7 +91,6 @@ describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
     ["a bbox with strings", { bbox: ["7", 43, 8, 44] }, ["body", "bbox", 0], /must be a number; found a string/],
     ["a bbox upside down", { bbox: [8, 44, 7, 43] }, ["body", "bbox"], /xmin < xmax/],
     ["a bbox off the earth", { bbox: [7, 43, 190, 44] }, ["body", "bbox"], /-180\.\.180/],
-    ["an unknown member", { bbox: BBOX, selct: ["name"] }, ["body", "selct"], /unknown member "selct" \(did you mean "select"\?\)/],
     ["joinBy in lower case", { joinBy: "and" }, ["body", "joinBy"], /one of "OR", "AND"; found a string \("and"\) \(did you mean "AND"\?\)/],
     ["an unknown table", { lookIn: ["nodes", "ways"] }, ["body", "lookIn", 1], /one of "nodes", "ways_poly", "ways_line", "relations"/],
     ["a where condition without value", { where: [{ key: "building" }] }, ["body", "where", 0, "value"], /"value" is required/],

@@ -4,42 +4,50 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { MAX_LIST_ITEMS } from "../../api/limits.js";
-import type { ValidationError } from "../../api/errors.js";
 import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
 import { attributeKeys, isJoined } from "../../export/plan.js";
 import { exportParams } from "../../export/request.js";
 import { BARE_FORMATS } from "../../export/types.js";
 import { QueueFull } from "../../tasks/queue.js";
+import type { ValidationError } from "../../api/errors.js";
 import type { ExportsContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
-import { exportAreaProblems, polygonalArea } from "../export-area.js";
-import { problem, RequestProblem } from "../problems.js";
+import type { Refused } from "../body-checks.js";
+import { exportAreaProblems, polygonalArea, type AreaLimit } from "../export-area.js";
 import { taskStatus } from "../task-status.js";
 
-async function checkParams(params: SnapshotParams, maxAreaKm2: number): Promise<void> {
-  if (params.minZoom !== undefined && params.maxZoom !== undefined && params.minZoom > params.maxZoom) {
-    throw problem(["body", "maxZoom"], `"maxZoom" must not be below "minZoom"; found minZoom ${params.minZoom}, maxZoom ${params.maxZoom}`);
+/** What the schema cannot say about a request, every problem of the members it accepted. */
+async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {
+  const problems: ValidationError[] = [];
+  const { minZoom, maxZoom } = params;
+  if (!refused(["body", "minZoom"]) && !refused(["body", "maxZoom"]) && minZoom !== undefined && maxZoom !== undefined && minZoom > maxZoom) {
+    problems.push({ loc: ["body", "maxZoom"], msg: `"maxZoom" must not be below "minZoom"; found minZoom ${minZoom}, maxZoom ${maxZoom}`, type: "value_error" });
   }
+  problems.push(...bareFormatProblems(params, refused));
+  problems.push(...(await areaAndFilterProblems(params, { km2: maxAreaKm2, advice: "for one export; split it into smaller areas" }, refused)));
+  return problems;
+}
+
+/** The problems of the members /snapshot/ and the newer /snapshot/plain/ share: filters and the area. */
+export async function areaAndFilterProblems(params: Pick<SnapshotParams, "geometry" | "filters">, limit: AreaLimit, refused: Refused): Promise<ValidationError[]> {
+  const problems: ValidationError[] = [];
   for (const [geometry, attributes] of Object.entries(params.filters?.attributes ?? {})) {
+    const loc = ["body", "filters", "attributes", geometry];
+    if (refused(loc)) continue;
     // The schema bounds the entries; an entry may name several keys ("name, addr:street"), and each is a column.
     const keys = attributeKeys(attributes).length;
-    if (keys > MAX_LIST_ITEMS) {
-      throw problem(["body", "filters", "attributes", geometry], `"${geometry}" must name at most ${MAX_LIST_ITEMS} tag keys; found ${keys}`, "too_long");
-    }
+    if (keys > MAX_LIST_ITEMS) problems.push({ loc, msg: `"${geometry}" must name at most ${MAX_LIST_ITEMS} tag keys; found ${keys}`, type: "too_long" });
   }
-  const problems = [
-    ...mixedTagFilters(params),
-    ...bareFormatProblems(params),
-    ...(await exportAreaProblems(params.geometry, ["body", "geometry"], { km2: maxAreaKm2, advice: "for one export; split it into smaller areas" })),
-  ];
-  if (problems.length > 0) throw new RequestProblem(problems);
+  problems.push(...mixedTagFilters(params, refused));
+  if (!refused(["body", "geometry"])) problems.push(...(await exportAreaProblems(params.geometry, ["body", "geometry"], limit)));
+  return problems;
 }
 
 /** A filter in the joinOr/joinAnd form holds nothing else: a tag key beside them would be read by neither form. */
-function mixedTagFilters(params: SnapshotParams): ValidationError[] {
+function mixedTagFilters(params: Pick<SnapshotParams, "filters">, refused: Refused): ValidationError[] {
   return Object.entries(params.filters?.tags ?? {}).flatMap(([geometry, entry]) => {
     const loc = ["body", "filters", "tags", geometry];
-    if (!isJoined(entry)) return [];
+    if (refused(loc) || !isJoined(entry)) return [];
     return Object.keys(entry)
       .filter((key) => key !== "joinOr" && key !== "joinAnd")
       .map((key) => ({ loc: [...loc, key], msg: `"${key}" stands beside joinOr/joinAnd: put it in one of them (a filter is either tag keys or the two groups)`, type: "value_error" }));
@@ -47,9 +55,9 @@ function mixedTagFilters(params: SnapshotParams): ValidationError[] {
 }
 
 /** Without the zip, the export is served as its one file: only the formats that are one file a client reads as it comes. */
-function bareFormatProblems(params: SnapshotParams): ValidationError[] {
+function bareFormatProblems(params: SnapshotParams, refused: Refused): ValidationError[] {
   const outputType = params.outputType ?? "geojson";
-  if (!isFalse(params.bindZip) || BARE_FORMATS.includes(outputType)) return [];
+  if (refused(["body", "bindZip"]) || refused(["body", "outputType"]) || !isFalse(params.bindZip) || BARE_FORMATS.includes(outputType)) return [];
   const msg = `"bindZip" false serves the export as one bare file, which only ${BARE_FORMATS.join(" and ")} exports are (raw-data-api streams those alone); a ${outputType} export comes zipped: leave bindZip true`;
   return [{ loc: ["body", "bindZip"], msg, type: "value_error" }];
 }
@@ -77,9 +85,9 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
         },
       },
       preValidation: acceptAliases(snapshotParamsAliases),
+      config: { checks: (body: SnapshotParams, refused) => snapshotProblems(body, context.maxAreaKm2, refused) },
     },
     async (request, reply) => {
-      await checkParams(request.body, context.maxAreaKm2);
       const params = exportParams(request.body, await polygonalArea(request.body.geometry));
       let task;
       try {

@@ -1,0 +1,34 @@
+/**
+ * The options of `basemodel serve` that shape how requests are answered, the same in every
+ * process that answers them. Loaded by the CLI's option parsing: no server code here.
+ */
+import { InvalidArgumentError } from "commander";
+import type { ServerOptions } from "../server/app.js";
+import type { CorsOrigins } from "../server/cors.js";
+import type { ServeFlags } from "./serve.js";
+
+function isOrigin(text: string): boolean {
+  try {
+    return new URL(text).origin === text;
+  } catch {
+    return false;
+  }
+}
+
+/** --cors: "*" (every origin), "none", or origins separated by commas, each as a browser sends it. */
+export function corsOrigins(text: string): CorsOrigins {
+  const value = text.trim();
+  if (value === "*") return "*";
+  if (value === "none") return false;
+  const origins = value.split(",").map((origin) => origin.trim()).filter((origin) => origin !== "");
+  const wrong = origins.find((origin) => !isOrigin(origin));
+  if (wrong !== undefined) {
+    throw new InvalidArgumentError(`${JSON.stringify(wrong)} is not an origin; write each as a browser sends it, scheme, host and port only, such as http://localhost:5000`);
+  }
+  if (origins.length === 0) throw new InvalidArgumentError("expected *, none, or origins separated by commas, such as http://localhost:5000,https://fair.hotosm.org");
+  return origins;
+}
+
+export function requestOptions(flags: Pick<ServeFlags, "cors" | "strictRequests">): Pick<ServerOptions, "cors" | "strictRequests"> {
+  return { cors: flags.cors, strictRequests: flags.strictRequests === true };
+}

@@ -1,0 +1,62 @@
+/**
+ * Every problem of a request comes out in one 422: those its schema finds, and those only the
+ * route can find (a ring that crosses itself, an area over the limit). Fastify would answer the
+ * schema's problems alone and never run the route's checks, so a caller who fixed them would
+ * only then learn that the area is too large. Instead every route keeps its schema errors
+ * (attachValidation), and one hook answers them together with the route's checks of whatever
+ * the schema did not refuse.
+ */
+import type { FastifyRequest, RouteOptions } from "fastify";
+import type { ValidationError } from "../api/errors.js";
+import { RequestProblem, validationDetails } from "./problems.js";
+
+/** True when the schema refused the value at `loc` (or what holds it), so that a check must not read it. */
+export type Refused = (loc: ReadonlyArray<string | number>) => boolean;
+
+/** A route's own checks of a request body: the problems found, all of them. */
+export type BodyCheck<Body> = (body: Body, refused: Refused) => Promise<ValidationError[]>;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Checks the schema cannot express; run on every request of the route before its handler. */
+    checks?: BodyCheck<never>;
+  }
+}
+
+/** Problems found before the schema ran (a member spelled two ways), reported with the others. */
+const earlier = new WeakMap<FastifyRequest, ValidationError[]>();
+
+export function reportLater(request: FastifyRequest, problems: readonly ValidationError[]): void {
+  if (problems.length > 0) earlier.set(request, [...(earlier.get(request) ?? []), ...problems]);
+}
+
+/** An onRoute hook: the route's schema errors wait for reportEveryProblem instead of being answered at once. */
+export function keepSchemaErrors(route: RouteOptions): void {
+  route.attachValidation = true;
+}
+
+function isPrefix(short: ReadonlyArray<string | number>, long: ReadonlyArray<string | number>): boolean {
+  return short.length <= long.length && short.every((part, index) => part === long[index]);
+}
+
+/**
+ * A member is refused when the schema found something wrong with it, with a member inside it,
+ * or with what holds it. An unknown member (strict mode) or one spelled two ways leaves the
+ * others readable.
+ */
+function refusedBy(problems: readonly ValidationError[]): Refused {
+  const blocking = problems.filter((problem) => problem.type !== "extra_forbidden" && problem.type !== "duplicate_alias");
+  return (loc) => blocking.some((problem) => isPrefix(problem.loc, loc) || isPrefix(loc, problem.loc));
+}
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A preHandler hook: a 422 with every problem found, or nothing when there is none. */
+export async function reportEveryProblem(request: FastifyRequest): Promise<void> {
+  const problems = [...(earlier.get(request) ?? []), ...(request.validationError ? validationDetails(request.validationError) : [])];
+  const checks = request.routeOptions.config.checks;
+  if (checks && isObject(request.body)) problems.push(...(await checks(request.body as never, refusedBy(problems))));
+  if (problems.length > 0) throw new RequestProblem(problems);
+}

@@ -1,0 +1,42 @@
+/** basemodel serve --cors and --strict-requests, on the real CLI (one process and two). */
+import { describe, expect, it } from "vitest";
+import { basemodel, scratchDir, startServe } from "./helpers.js";
+
+const RING = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";
+
+describe("basemodel serve: how requests are answered", { timeout: 120_000 }, () => {
+  it("by default, as the real services: every origin, unknown members ignored", async () => {
+    const { child, url, exited } = await startServe(["--port", "0", "--exports", scratchDir()]);
+    const answer = await fetch(`${url}/raw/polygons`, { method: "POST", headers: { origin: "http://localhost:5000" }, body: JSON.stringify({ area: RING, hashtags: "x" }) });
+    expect([answer.status, answer.headers.get("access-control-allow-origin")]).toEqual([200, "*"]);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  for (const processes of ["1", "2"]) {
+    it(`--cors <origins> --strict-requests, with --processes ${processes}`, async () => {
+      const args = ["--port", "0", "--exports", scratchDir(), "--processes", processes];
+      const { child, url, exited } = await startServe([...args, "--cors", "http://localhost:5000, https://fair.hotosm.org", "--strict-requests"]);
+      const from = (origin: string) => fetch(`${url}/v1/status/`, { headers: { origin } });
+      expect((await from("https://fair.hotosm.org")).headers.get("access-control-allow-origin")).toBe("https://fair.hotosm.org");
+      expect((await from("https://elsewhere.example")).headers.get("access-control-allow-origin")).toBeNull();
+      const unknown = await fetch(`${url}/raw/polygons`, { method: "POST", body: JSON.stringify({ area: RING, hashtags: "x" }) });
+      expect(unknown.status).toBe(422);
+      expect(((await unknown.json()) as { detail: Array<{ type: string }> }).detail[0]!.type).toBe("extra_forbidden");
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    });
+  }
+
+  it("--cors none: no CORS header; a --cors that names no origin is a usage error", async () => {
+    const { child, url, exited } = await startServe(["--port", "0", "--exports", scratchDir(), "--cors", "none"]);
+    expect((await fetch(`${url}/v1/status/`, { headers: { origin: "http://localhost:5000" } })).headers.get("access-control-allow-origin")).toBeNull();
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    for (const value of ["localhost:5000", "http://localhost:5000/", "http://a.example/path", ","]) {
+      const bad = await basemodel(["serve", "--cors", value], { cwd: scratchDir() });
+      expect(bad.code, value).toBe(2);
+      expect(bad.stderr).toContain("--cors");
+    }
+  });
+});
