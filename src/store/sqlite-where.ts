@@ -27,6 +27,14 @@ export function candidateWhere(
   return { sql: conditions.map((condition) => condition.sql).join(" AND "), parameters: conditions.flatMap((condition) => condition.parameters) };
 }
 
+/** Each time bound of a ChangesetFilter, as the condition on the changeset it stands for. */
+const CHANGESET_BOUNDS = [
+  ["createdFrom", "created_at >= ?"],
+  ["createdTo", "created_at <= ?"],
+  ["closedFrom", "closed_at >= ?"],
+  ["closedTo", "closed_at <= ?"],
+] as const;
+
 /** Hashtags are stored lower-cased beside the changeset, so the match is case-insensitive and indexed. */
 function changesetCondition(filter: ChangesetFilter | undefined): { sql: string; parameters: string[] } {
   const clauses: string[] = [];
@@ -35,13 +43,11 @@ function changesetCondition(filter: ChangesetFilter | undefined): { sql: string;
     clauses.push("t.changeset IN (SELECT changeset FROM changeset_hashtags WHERE hashtag = ?)");
     parameters.push(filter.hashtag.replace(/^#/, "").toLowerCase());
   }
-  if (filter?.createdFrom !== undefined) {
-    clauses.push("t.changeset IN (SELECT id FROM changesets WHERE created_at >= ?)");
-    parameters.push(filter.createdFrom);
-  }
-  if (filter?.createdTo !== undefined) {
-    clauses.push("t.changeset IN (SELECT id FROM changesets WHERE created_at <= ?)");
-    parameters.push(filter.createdTo);
+  for (const [member, condition] of CHANGESET_BOUNDS) {
+    const bound = filter?.[member];
+    if (bound === undefined) continue;
+    clauses.push(`t.changeset IN (SELECT id FROM changesets WHERE ${condition})`);
+    parameters.push(bound);
   }
   return { sql: clauses.join(" AND "), parameters };
 }

@@ -104,7 +104,7 @@ export function damagedStoreError(path: string, error: unknown): Error | undefin
 }
 
 /** A FeatureRow followed by ANNOTATION_COLUMNS. */
-type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null];
+type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null, closedAt: string | null];
 
 /**
  * The feature's statuses (by rank; NULL when it has none) and its changeset's metadata, as
@@ -115,7 +115,7 @@ const ANNOTATION_COLUMNS = `,
   CASE WHEN EXISTS (SELECT 1 FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id)
     THEN (SELECT json_group_array(status) FROM (SELECT status FROM quality q WHERE q.feature_table = '%TABLE%' AND q.osm_id = t.osm_id ORDER BY rank, status))
   END AS statuses,
-  c.hashtags AS hashtags, c.editor AS editor, c.created_at AS created_at`;
+  c.hashtags AS hashtags, c.editor AS editor, c.created_at AS created_at, c.closed_at AS closed_at`;
 
 class SqliteFeatureStore implements FeatureStore {
   private readonly statements = new Map<string, Statement>();
@@ -236,12 +236,13 @@ const MAX_CACHED_STATEMENTS = 64;
 function toAnnotatedFeature(row: AnnotatedRow): OsmFeature {
   const feature = toFeature(row);
   // The annotation columns follow the FeatureRow's twelve.
-  const [statuses, hashtags, editor, createdAt] = [row[12], row[13], row[14], row[15]];
+  const [statuses, hashtags, editor, createdAt, closedAt] = [row[12], row[13], row[14], row[15], row[16]];
   feature.annotations = {
     statuses: statuses === null ? [] : JSON.parse(statuses),
     hashtags: hashtags === null ? [] : JSON.parse(hashtags),
     editor,
     createdAt,
+    closedAt,
   };
   return feature;
 }

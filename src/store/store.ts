@@ -58,6 +58,8 @@ export interface FeatureAnnotations {
   hashtags: string[];
   editor: string | null;
   createdAt: string | null;
+  /** Null while the changeset is open, or when the store does not have it. */
+  closedAt: string | null;
 }
 
 /**
@@ -175,12 +177,15 @@ export interface StoreUpdate {
   rollback(): Promise<void>;
 }
 
-/** Features whose changeset has a hashtag (case-insensitive, without `#`) and was created in a time range. */
+/** Features whose changeset has a hashtag (case-insensitive, without `#`) and was created, or closed, in a time range. */
 export interface ChangesetFilter {
   hashtag?: string | undefined;
   /** ISO-8601 UTC bounds, inclusive. */
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+  /** The same on the closing time: an open changeset is outside any bound. */
+  closedFrom?: string | undefined;
+  closedTo?: string | undefined;
 }
 
 export interface CandidateOptions {
