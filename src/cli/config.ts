@@ -8,6 +8,8 @@ export interface FileConfig {
   schemaUrl?: string;
   strict?: boolean;
   stac?: boolean;
+  /** Extension schema URL (or URL prefix ending in "/") -> file (or folder), relative to the configuration file. */
+  schemaMap?: Record<string, string>;
   maxErrors?: number;
   format?: string;
   quiet?: boolean;
@@ -19,6 +21,7 @@ const CHECKS: Record<keyof FileConfig, (value: unknown) => boolean> = {
   schemaUrl: (value) => typeof value === "string",
   strict: (value) => typeof value === "boolean",
   stac: (value) => typeof value === "boolean",
+  schemaMap: (value) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((path) => typeof path === "string"),
   maxErrors: (value) => Number.isInteger(value) && (value as number) >= 1,
   format: (value) => typeof value === "string",
   quiet: (value) => typeof value === "boolean",
@@ -30,6 +33,7 @@ const EXPECTED: Record<keyof FileConfig, string> = {
   schemaUrl: "a string",
   strict: "true or false",
   stac: "true or false",
+  schemaMap: 'an object of schema URL -> file path (URL prefix ending in "/" -> folder)',
   maxErrors: "a whole number of at least 1",
   format: "a string",
   quiet: "true or false",

@@ -49,7 +49,7 @@ function numberAtLeast(min: number, whole: boolean): (text: string) => number {
   };
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const prefixOption = () => new Option("--prefix <prefix>", 'service prefix of the item\'s own properties (default "fair:")');
 const schemaUrlOption = () => new Option("--schema-url <url>", "schema identifier items must list in stac_extensions (default: fAIr's v1.0.0)");
@@ -76,6 +76,9 @@ function program(): Command {
     .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
     .option("--stac", "also check core STAC (by stac_version) and every extension in stac_extensions, offline")
     .option("--no-stac", "do not check core STAC and extensions (overrides the configuration file)")
+    .option("--schema-map <url=file>", 'with --stac: check the extension whose schema URL is <url> against a local file (repeatable); <url-prefix>/=<folder> maps every URL under the prefix to the same path under the folder', collect)
+    .option("--fetch", "with --stac: download the extension schemas that are neither bundled nor mapped, once, into $XDG_CACHE_HOME/basemodel/schemas (default ~/.cache/basemodel/schemas)")
+    .option("--offline", "with --stac: use the schemas --fetch downloaded before, and send no request")
     .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
     .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")

@@ -1,12 +1,15 @@
 import { appendFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { Issue, ItemResult } from "../item/issue.js";
+import type { DocumentFormat } from "../item/text.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../item/validator.js";
 import { formatNames, loadFormatter } from "../report/index.js";
 import type { FileReport, RunReport } from "../report/types.js";
+import { defaultSchemaCache } from "../stac/cache.js";
 import { loadConfig } from "./config.js";
 import { findFiles } from "./files.js";
 import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
+import { runSchemaMap } from "./schema-map.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ValidateFlags {
@@ -14,6 +17,10 @@ export interface ValidateFlags {
   schemaUrl?: string;
   strict?: boolean;
   stac?: boolean;
+  /** --schema-map <url>=<file>, repeatable. */
+  schemaMap?: string[];
+  fetch?: boolean;
+  offline?: boolean;
   maxErrors?: number;
   quiet?: boolean;
   format?: string;
@@ -47,9 +54,10 @@ export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTT
 
 const byPosition = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 
+const formatOf = (file: string): DocumentFormat => (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json");
+
 function fileReport(file: string, bytes: Buffer, validator: Validator): FileReport {
-  const format = NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json";
-  const items: ItemResult[] = validator.validateDocumentText(bytes, { format });
+  const items: ItemResult[] = validator.validateDocumentText(bytes, { format: formatOf(file) });
   let hasIssues = false;
   for (const item of items) {
     item.errors.sort(byPosition);
@@ -81,13 +89,16 @@ function progress(io: Io, total: number): (done: number) => void {
 /** `basemodel validate`: finds the files, validates every item, prints the report; returns the exit code. */
 export async function runValidate(paths: readonly string[], flags: ValidateFlags, io: Io): Promise<number> {
   const started = performance.now();
-  const { config } = loadConfig(io.cwd, flags.config);
+  const { config, source: configFile } = loadConfig(io.cwd, flags.config);
   const formatName = flags.format ?? config.format ?? "text";
   const formatter = await loadFormatter(formatName);
   if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${formatNames.join(", ")}`);
   const stac = flags.stac ?? config.stac ?? false;
   // The STAC layer is loaded only for --stac: without it, validate starts as it did before.
   const stacLayer = stac ? (await import("../stac/index.js")).stacIssues : undefined;
+  checkNetworkFlags(flags, stac);
+  const schemaMap = stac ? runSchemaMap(flags.schemaMap ?? [], config.schemaMap, configFile, io.cwd) : undefined;
+  const schemaCache = flags.fetch || flags.offline ? defaultSchemaCache(io.env) : undefined;
   let validator: Validator;
   try {
     validator = validatorOf(
@@ -96,6 +107,8 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
         schemaUrl: flags.schemaUrl ?? config.schemaUrl,
         strict: flags.strict ?? config.strict ?? false,
         stac,
+        schemaMap,
+        schemaCache,
         maxErrors: flags.maxErrors ?? config.maxErrors,
       } as ValidatorOptions,
       stacLayer,
@@ -114,13 +127,19 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   );
   for (const glob of found.emptyGlobs) io.stderr.write(`basemodel: no file matches ${glob}\n`);
   for (const problem of found.problems) reports.push({ file: problem.path, items: [], readError: problem.reason });
-  if (paths.includes("-")) reports.push(inputReport(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), validator));
+  // Loaded only when asked: a plain run sends no request and loads nothing that does.
+  const fetchSchemas = flags.fetch && !flags.offline ? (await import("./schema-fetch.js")).schemaFetchStep(validator.settings, io) : undefined;
+  const validateInput = async (file: string, read: ReadResult) => {
+    if (fetchSchemas !== undefined && "bytes" in read) await fetchSchemas(read.bytes, formatOf(file));
+    reports.push(inputReport(file, read, validator));
+  };
+  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin));
 
   const tick = progress(io, found.files.length);
-  found.files.forEach(({ path, shown }, index) => {
-    reports.push(inputReport(shown, readItemFile(path), validator));
+  for (const [index, { path, shown }] of found.files.entries()) {
+    await validateInput(shown, readItemFile(path));
     tick(index + 1);
-  });
+  }
 
   if (reports.length === 0) {
     io.stderr.write("basemodel: no file matched; nothing was validated\n");
@@ -135,6 +154,13 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
 
   if (report.summary.unreadable > 0) return EXIT_USAGE;
   return report.summary.invalid > 0 ? EXIT_INVALID : EXIT_VALID;
+}
+
+/** The flags that reach the network, or forbid it, used together as they can be. */
+function checkNetworkFlags(flags: ValidateFlags, stac: boolean): void {
+  if (!stac && ((flags.schemaMap?.length ?? 0) > 0 || flags.fetch || flags.offline)) {
+    throw new UsageError("--schema-map, --fetch and --offline choose the extension schemas that --stac checks: add --stac");
+  }
 }
 
 function summarise(files: FileReport[], validator: Validator, durationMs: number): RunReport {

@@ -10,13 +10,17 @@ export interface EngineSettings extends SchemaSettings {
   maxErrors: number;
   /** Also check core STAC and every extension the item lists, with the bundled official schemas. */
   stac: boolean;
+  /** With stac: local copies of extension schemas, by URL or URL prefix (ending in "/"): absolute file or folder paths. */
+  schemaMap: Readonly<Record<string, string>>;
+  /** With stac: the folder of downloaded extension schemas (fetchSchemas), read for URLs neither bundled nor mapped. */
+  schemaCache?: string;
 }
 
 /**
  * The STAC layer (src/stac): the STAC issues of one item, given what the base model rules found.
  * It is handed in rather than imported, so that what does not ask for it never loads it.
  */
-export type StacCheck = (value: unknown, base: readonly Issue[], baseModelUrl: string) => Issue[];
+export type StacCheck = (value: unknown, base: readonly Issue[], settings: Readonly<EngineSettings>) => Issue[];
 
 /** The two steps every entry point shares: find the issues of one value, then shape them into a result. */
 export class Engine {
@@ -35,7 +39,7 @@ export class Engine {
   /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
   check(value: unknown, base = ""): Issue[] {
     const issues = this.compiled(value) ? [] : issuesFromSchemaErrors(this.compiled.errors ?? [], value, this.context);
-    if (this.settings.stac) issues.push(...this.stac!(value, issues, this.settings.schemaUrl));
+    if (this.settings.stac) issues.push(...this.stac!(value, issues, this.settings));
     if (base !== "") for (const issue of issues) issue.path = base + issue.path;
     return issues;
   }

@@ -25,7 +25,9 @@ export type RuleId =
   | "mlm-model-asset"
   | "mlm-artifact-type"
   | "mlm-entrypoint-role"
-  | "mlm-bands";
+  | "mlm-bands"
+  // --schema-map, --fetch: extension schemas that are not bundled
+  | "stac-extension-schema";
 
 export type Severity = "error" | "warning";
 

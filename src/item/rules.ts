@@ -135,10 +135,10 @@ export const rules: readonly Rule[] = [
   {
     id: "stac-extension-unknown",
     severity: "warning",
-    summary: "With --stac: an entry of stac_extensions whose schema basemodel does not bundle, so it is not checked.",
+    summary: "With --stac: an entry of stac_extensions whose schema basemodel does not bundle, nor was given with --schema-map or downloaded with --fetch, so it is not checked.",
     appliesTo: "stac_extensions items",
     example:
-      '`".../sar/v1.0.0/schema.json"` -> stac_extensions[2] cannot be checked offline: this schema is not bundled; found "https://stac-extensions.github.io/sar/v1.0.0/schema.json"',
+      '`".../sar/v1.0.0/schema.json"` -> stac_extensions[2] is not checked: this schema is not bundled; found "https://stac-extensions.github.io/sar/v1.0.0/schema.json" (to check it, give a local copy with --schema-map "https://stac-extensions.github.io/sar/v1.0.0/schema.json=<file>" or download it once with --fetch; in the library, schemaMap or fetchSchemas)',
   },
   {
     id: "stac-extension-missing",
@@ -199,6 +199,14 @@ export const rules: readonly Rule[] = [
     appliesTo: "assets with role mlm:model, stac_extensions",
     example:
       'no raster:bands on the model asset -> assets.weights has the role "mlm:model" but no raster:bands; properties.mlm:input names bands ("red", "green", "blue"), which every model asset must describe',
+  },
+  {
+    id: "stac-extension-schema",
+    severity: "error",
+    summary: "With --stac and --schema-map or --fetch: the schema given for an extension URL (a mapped file, a downloaded copy, and what its $refs point to) can be read and compiled.",
+    appliesTo: "stac_extensions items",
+    example:
+      '`--schema-map "https://example.com/sar/v1.0.0/schema.json=sar.json"`, sar.json cut short -> stac_extensions[2] cannot be checked: the schema file mapped to it (/work/sar.json) is not JSON: Unexpected end of JSON input; found "https://example.com/sar/v1.0.0/schema.json"',
   },
 ];
 

@@ -57,16 +57,25 @@ function isCollection(value: unknown): value is { features: unknown[] } {
   );
 }
 
+/** The items of a parsed JSON value: the value itself, or with `splitCollections` each feature of a GeoJSON FeatureCollection / STAC ItemCollection. */
+function membersOf(value: unknown, splitCollections: boolean): Array<{ value: unknown; pointer: string }> {
+  return splitCollections && isCollection(value) ? value.features.map((feature, index) => ({ value: feature, pointer: `/features/${index}` })) : [{ value, pointer: "" }];
+}
+
+/** The non-blank lines of NDJSON text, without their line ends, with their 0-based line numbers. */
+function ndjsonLines(text: string): Array<[line: string, index: number]> {
+  return text.split("\n").flatMap((raw, index): Array<[string, number]> => {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    return line.trim() === "" ? [] : [[line, index]];
+  });
+}
+
 /**
- * The items of a parsed JSON text: the text itself, or with `splitCollections` each feature of a
- * GeoJSON FeatureCollection / STAC ItemCollection. The text is read for positions only when
+ * The items of a parsed JSON text (see membersOf). The text is read for positions only when
  * something was found. `lineOffset` shifts lines (an NDJSON line's place in its file).
  */
 export function validateParsed(engine: Engine, text: string, value: unknown, lineOffset: number, splitCollections: boolean): ItemResult[] {
-  const members =
-    splitCollections && isCollection(value)
-      ? value.features.map((feature, index) => ({ value: feature, pointer: `/features/${index}` }))
-      : [{ value, pointer: "" }];
+  const members = membersOf(value, splitCollections);
   const found = members.map((member) => engine.check(member.value, member.pointer));
   // A maybe is settled here: the position parse lists the members actually written twice.
   const maybeDuplicates = mayHaveDuplicateKeys(text, value);
@@ -117,16 +126,34 @@ export function validateDocument(engine: Engine, input: string | Uint8Array, for
   const decoded = decodeText(input);
   if ("issue" in decoded) return [failed(engine, decoded.issue, 0, 0)];
   const items: ItemResult[] = [];
-  const lines = decoded.text.split("\n");
-  lines.forEach((raw, lineIndex) => {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") return;
+  for (const [line, lineIndex] of ndjsonLines(decoded.text)) {
     const parsed = parseJson(line);
     const results =
       "issue" in parsed ? [failed(engine, parsed.issue, items.length, lineIndex)] : validateParsed(engine, line, parsed.value, lineIndex, false);
     for (const result of results) items.push({ ...result, index: items.length });
-  });
+  }
   return items;
+}
+
+/** One item of a document, as validateDocument reads it: its value, its pointer, and the text its positions are in. */
+export interface DocumentItem {
+  value: unknown;
+  pointer: string;
+  /** The whole JSON text, or the item's NDJSON line. */
+  text: string;
+  /** The 0-based line where `text` starts in the file. */
+  lineOffset: number;
+}
+
+/** The items of a document that parse, for what runs beside validation (--fetch, --check-links); what does not parse, validation reports. */
+export function documentItems(input: string | Uint8Array, format: DocumentFormat): DocumentItem[] {
+  const decoded = decodeText(input);
+  if ("issue" in decoded) return [];
+  const parts: Array<[text: string, lineOffset: number]> = format === "json" ? [[decoded.text, 0]] : ndjsonLines(decoded.text);
+  return parts.flatMap(([text, lineOffset]) => {
+    const parsed = parseJson(text);
+    return "issue" in parsed ? [] : membersOf(parsed.value, format === "json").map((member) => ({ ...member, text, lineOffset }));
+  });
 }
 
 function shift(issue: Issue, lineOffset: number): Issue {

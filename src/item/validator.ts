@@ -1,3 +1,6 @@
+import { resolve } from "node:path";
+import { defaultSchemaCache } from "../stac/cache.js";
+import { normalizeSchemaMap } from "../stac/schema-map.js";
 import { Engine, type EngineSettings, type StacCheck } from "./engine.js";
 import { LruCache } from "./lru.js";
 import type { Issue, ItemResult, ValidationResult } from "./issue.js";
@@ -23,6 +26,14 @@ export interface ValidatorOptions {
   maxErrors?: number;
   /** Also check core STAC (by stac_version) and every extension in stac_extensions, offline. Default false. */
   stac?: boolean;
+  /**
+   * With stac: local copies of extension schemas basemodel does not bundle (or to use instead of
+   * a bundled one). Schema URL -> file, or URL prefix ending in "/" -> folder holding the rest of
+   * the URL's path; relative paths are read from the working folder.
+   */
+  schemaMap?: Readonly<Record<string, string>>;
+  /** With stac: also read the extension schemas fetchSchemas downloaded: true for the default folder ($XDG_CACHE_HOME/basemodel/schemas), or a folder. Default false. */
+  schemaCache?: boolean | string;
 }
 
 export interface TextOptions {
@@ -67,7 +78,7 @@ function shown(value: unknown): string {
   return typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" ? String(value) : JSON.stringify(value) ?? String(value);
 }
 
-const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac"]);
+const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac", "schemaMap", "schemaCache"]);
 
 /** Checked, normalised settings; a TypeError says what is wrong with the options. */
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
@@ -76,13 +87,21 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (unknown.length > 0) {
     throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
-  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false } = options;
+  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false, schemaMap = {}, schemaCache = false } = options;
   if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${shown(strict)}`);
   if (typeof stac !== "boolean") throw new TypeError(`stac must be true or false; got ${shown(stac)}`);
   if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
     throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${shown(maxErrors)}`);
   }
-  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac };
+  const map = normalizeSchemaMap(schemaMap);
+  if (typeof schemaCache !== "boolean" && (typeof schemaCache !== "string" || schemaCache === "")) {
+    throw new TypeError(`schemaCache must be true, false or a folder; got ${shown(schemaCache)}`);
+  }
+  if (!stac && (Object.keys(map).length > 0 || schemaCache !== false)) {
+    throw new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too");
+  }
+  const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : resolve(schemaCache) };
+  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac, schemaMap: map, ...cache };
 }
 
 /** Validators of the last settings the functions of the package's entry point were called with. */
@@ -93,7 +112,7 @@ let defaultValidator: Validator | undefined;
 export function validatorFor(options: ValidatorOptions | undefined, stac: StacCheck): Validator {
   if (options === undefined) return (defaultValidator ??= validatorOf({}, stac));
   const settings = settingsFrom(options);
-  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors, settings.stac].join("\n");
+  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors, settings.stac, JSON.stringify(settings.schemaMap), settings.schemaCache].join("\n");
   return validatorsBySettings.get(key, () => validatorWith(settings, stac));
 }
 

@@ -1,12 +1,14 @@
 /**
- * What each entry of stac_extensions names: a bundled schema (checked), the base model schema
- * (the base model rules check it), a misspelling of a bundled URL (an error, with the URL meant),
- * or a schema basemodel does not have (a warning: it cannot be checked offline).
+ * What each entry of stac_extensions names: a schema the user mapped or downloaded (compiled at
+ * run time, or an error saying why it cannot be), a bundled schema (checked), the base model
+ * schema (the base model rules check it), a misspelling of a bundled URL (an error, with the URL
+ * meant), or a schema basemodel does not have (a warning saying how to check it).
  */
 import type { Issue } from "../item/issue.js";
 import { issue } from "../item/messages.js";
 import { closest } from "../item/suggest.js";
-import { bundledSchema, extensionSchemas, type BundledSchema } from "./registry.js";
+import { bundledCheck, bundledSchema, extensionSchemas, type BundledSchema, type SchemaToCheck } from "./registry.js";
+import type { RuntimeSchemas } from "./runtime.js";
 
 /** https://<host>/<name>/v<version>/schema.json, the form every extension URL takes. */
 const EXTENSION_URL = /^https:\/\/([^/]+)\/([^/]+)\/v(\d+\.\d+\.\d+)\/schema\.json#?$/;
@@ -36,25 +38,34 @@ const MISSPELLING = 4;
 const FAMILIES = [...new Set(extensionSchemas.map((schema) => schema.family))];
 
 export interface ExtensionCheck {
-  /** The bundled schemas the item names, in its order, each once. */
-  schemas: BundledSchema[];
+  /** The schemas the item names, in its order, each once. */
+  schemas: SchemaToCheck[];
   issues: Issue[];
 }
 
-/** The schemas to check for an item's stac_extensions, and what is wrong with the entries that name none. */
-export function checkExtensionUrls(entries: unknown, baseModelUrl: string): ExtensionCheck {
-  const schemas: BundledSchema[] = [];
+/**
+ * The schemas to check for an item's stac_extensions, and what is wrong with the entries that name
+ * none. `runtime` holds the schemas the user mapped or downloaded: they win over the bundled ones.
+ */
+export function checkExtensionUrls(entries: unknown, baseModelUrl: string, runtime?: RuntimeSchemas): ExtensionCheck {
+  const schemas: SchemaToCheck[] = [];
+  const add = (schema: SchemaToCheck) => {
+    if (!schemas.some((listed) => listed.url === schema.url)) schemas.push(schema);
+  };
   const issues: Issue[] = [];
   if (!Array.isArray(entries)) return { schemas, issues };
   const bundledUrls = extensionSchemas.map((schema) => schema.url);
   entries.forEach((url, index) => {
     if (typeof url !== "string" || url === baseModelUrl) return; // a wrong type is the core schema's to report
     const path = `/stac_extensions/${index}`;
-    const schema = bundledSchema(url);
-    if (schema !== undefined) {
-      if (!schemas.includes(schema)) schemas.push(schema);
+    const own = runtime?.find(url);
+    if (own !== undefined && "check" in own) return add({ url, role: "extension", family: familyOf(url) ?? url, check: own.check });
+    if (own !== undefined) {
+      issues.push(issue("stac-extension-schema", path, `stac_extensions[${index}] cannot be checked: ${own.problem}; found ${JSON.stringify(url)}`, { actual: url }));
       return;
     }
+    const schema = bundledSchema(url);
+    if (schema !== undefined) return add(bundledCheck(schema));
     // A near miss of the base model identifier is the base model rules' to report.
     if (closest(url, [baseModelUrl], MISSPELLING) !== undefined) return;
     const form = EXTENSION_URL.exec(url);
@@ -76,9 +87,11 @@ export function checkExtensionUrls(entries: unknown, baseModelUrl: string): Exte
     }
     const newest = family === undefined ? undefined : newestOf(family);
     const which = known && newest ? `version ${form![3]} of the ${family} extension is not bundled (the newest bundled is ${newest.version})` : "this schema is not bundled";
+    const elsewhere = runtime === undefined ? "" : runtime.sources.cache === undefined ? ", nor mapped" : ", nor mapped, nor downloaded";
     issues.push(
-      issue("stac-extension-unknown", path, `stac_extensions[${index}] cannot be checked offline: ${which}; found ${JSON.stringify(url)}`, {
+      issue("stac-extension-unknown", path, `stac_extensions[${index}] is not checked: ${which}${elsewhere}; found ${JSON.stringify(url)}`, {
         actual: url,
+        suggestion: `to check it, give a local copy with --schema-map "${url}=<file>" or download it once with --fetch; in the library, schemaMap or fetchSchemas`,
       }),
     );
   });

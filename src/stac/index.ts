@@ -8,7 +8,11 @@
  *   cross-field.ts    our messages for the rules the schemas state across members
  *   extension-urls.ts what each stac_extensions entry names
  *   prefixes.ts       extension members used without the extension
+ *   runtime.ts        schemas the user maps or downloads, compiled when first named
+ *                     (sources.ts reads them, expand.ts prepares them as the build does)
+ *   fetch.ts          downloads them into the cache (cache.ts), before validation
  */
+import type { EngineSettings } from "../item/engine.js";
 import type { Issue, RuleId } from "../item/issue.js";
 import { issue } from "../item/messages.js";
 import { closest } from "../item/suggest.js";
@@ -16,7 +20,9 @@ import { crossFieldRules, isObject, type JsonObject } from "./cross-field.js";
 import { explainFailures, type Finding, type FindingKind, type Source } from "./explain.js";
 import { checkExtensionUrls, compareVersions } from "./extension-urls.js";
 import { undeclaredExtensions } from "./prefixes.js";
-import { compiled, coreSchema, coreSchemas, type BundledSchema, type SchemaFailure } from "./registry.js";
+import { bundledCheck, coreSchema, coreSchemas, type BundledSchema, type SchemaFailure, type SchemaToCheck } from "./registry.js";
+import { RuntimeSchemas } from "./runtime.js";
+import { SchemaSources } from "./sources.js";
 
 const CORE_VERSIONS = coreSchemas.map((schema) => schema.version).sort(compareVersions);
 const NEWEST_CORE = CORE_VERSIONS.at(-1)!;
@@ -41,8 +47,8 @@ function coreFor(item: JsonObject | undefined): { schema: BundledSchema; issue?:
 }
 
 /** Every finding of one bundled schema: the cross-field rules' first, then the explained rest. */
-function schemaFindings(value: unknown, schema: BundledSchema, ignore: (failure: SchemaFailure) => boolean): Finding[] {
-  const check = compiled(schema);
+function schemaFindings(value: unknown, schema: SchemaToCheck, ignore: (failure: SchemaFailure) => boolean): Finding[] {
+  const { check } = schema;
   if (check(value)) return [];
   let failures = (check.errors ?? []).filter((failure) => !ignore(failure));
   const findings: Finding[] = [];
@@ -71,17 +77,30 @@ const BASE_KINDS: Partial<Record<RuleId, FindingKind>> = {
   "unknown-prefixed-property": "member",
 };
 
+/** The mapped and downloaded schemas of each validator's settings, compiled once each. */
+const runtimeBySettings = new WeakMap<Readonly<EngineSettings>, RuntimeSchemas>();
+
+function runtimeFor(settings: Readonly<EngineSettings>): RuntimeSchemas | undefined {
+  if (settings.schemaCache === undefined && Object.keys(settings.schemaMap).length === 0) return undefined;
+  let runtime = runtimeBySettings.get(settings);
+  if (runtime === undefined) {
+    runtime = new RuntimeSchemas(new SchemaSources(settings.schemaMap, settings.schemaCache));
+    runtimeBySettings.set(settings, runtime);
+  }
+  return runtime;
+}
+
 /**
  * The STAC issues of one item, after the base model rules found `base`: each broken rule once,
  * none that repeats what a base model rule said at the same place.
  */
-export function stacIssues(value: unknown, base: readonly Issue[], baseModelUrl: string): Issue[] {
+export function stacIssues(value: unknown, base: readonly Issue[], settings: Readonly<EngineSettings>): Issue[] {
   const item = isObject(value) ? value : undefined;
   const core = coreFor(item);
   const findings: Finding[] = core.issue ? [{ issue: core.issue, kind: "other" }] : [];
-  findings.push(...schemaFindings(value, core.schema, (failure) => core.issue !== undefined && failure.instancePath === "/stac_version"));
+  findings.push(...schemaFindings(value, bundledCheck(core.schema), (failure) => core.issue !== undefined && failure.instancePath === "/stac_version"));
   if (item !== undefined) {
-    const extensions = checkExtensionUrls(item.stac_extensions, baseModelUrl);
+    const extensions = checkExtensionUrls(item.stac_extensions, settings.schemaUrl, runtimeFor(settings));
     findings.push(...extensions.issues.map((issue) => ({ issue, kind: "other" as const })));
     for (const schema of extensions.schemas) findings.push(...schemaFindings(item, schema, () => false));
     findings.push(...undeclaredExtensions(item).map((issue) => ({ issue, kind: "other" as const })));

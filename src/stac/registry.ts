@@ -34,6 +34,15 @@ export interface CompiledSchema {
 
 export type BundledSchema = (typeof bundledSchemas)[number];
 
+/** A schema an item is checked against: bundled and compiled ahead of time, or mapped or downloaded and compiled at run time (runtime.ts). */
+export interface SchemaToCheck {
+  url: string;
+  role: "core" | "extension";
+  /** "core", or the extension ("mlm"): which cross-field rules apply. */
+  family: string;
+  check: CompiledSchema;
+}
+
 const byUrl = new Map<string, BundledSchema>(bundledSchemas.map((schema) => [schema.url, schema]));
 
 /** The bundled schema an item names, if any; "…/schema.json#" (an empty fragment) is the same URL. */
@@ -66,3 +75,5 @@ export function compiled(schema: BundledSchema): CompiledSchema {
   }
   return check;
 }
+
+export const bundledCheck = (schema: BundledSchema): SchemaToCheck => ({ url: schema.url, role: schema.role, family: schema.family, check: compiled(schema) });
