@@ -22,5 +22,7 @@ export const EXAMPLE_POLYGON = { type: "Polygon", coordinates: [corners] };
 export const EXAMPLE_TAGS = "building,highway,amenity";
 /** A Tasking Manager project whose changesets, made in 2022, touched every kind of feature. */
 export const EXAMPLE_PROJECT = { hashtag: "hotosm-project-90242", from: "2022-01-01T00:00:00", to: "2022-12-31" };
+/** A data quality status some buildings of the town's centre have. */
+export const EXAMPLE_STATUS = "badgeom";
 /** A project and a campaign whose edits left data quality problems of every kind. */
 export const EXAMPLE_REPORT = { fromDate: "2020-01-01T00:00:00", toDate: "2024-12-31T23:59:59", hashtags: ["hotosm-project-90583", "mapathon"] };

@@ -1,6 +1,6 @@
 /**
  * `basemodel/api`: the wire types and JSON Schemas of the raw data export API (/latest) and the
- * feature query API (/raw, /report). The reference server validates requests with these same schemas.
+ * feature query API (/raw, /raw-validation, /stats, /report). The reference server validates requests with these same schemas.
  */
 export * from "./errors.js";
 export * from "./status.js";
@@ -8,15 +8,17 @@ export * from "./feature-collection.js";
 export * from "./snapshot-plain.js";
 export * from "./raw.js";
 export * from "./report.js";
+export * from "./stats.js";
 export * from "./snapshot.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
 import { validationErrorSchema, httpValidationErrorSchema, httpErrorSchema } from "./errors.js";
 import { geometrySchema } from "./feature-collection.js";
-import { rawFeatureCollectionSchema, rawListSchema, rawQuerySchema } from "./raw.js";
+import { rawFeatureCollectionSchema, rawFeaturesQuerySchema, rawListSchema, rawQuerySchema } from "./raw.js";
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
 import { forbidUnknownMembers } from "./strict.js";
 import {
@@ -41,8 +43,12 @@ export const schemas = [
   snapshotParamsPlainSchema,
   plainSnapshotResponseSchema,
   rawQuerySchema,
+  rawFeaturesQuerySchema,
   rawFeatureCollectionSchema,
   rawListSchema,
+  statsQuerySchema,
+  featureCountSchema,
+  validationCountSchema,
   dataQualityRequestSchema,
   dataQualityGeoCollectionSchema,
   dataQualityTagListSchema,
@@ -59,7 +65,14 @@ export const schemas = [
 ] as const;
 
 /** The request bodies: members they do not name are ignored, unless a server is strict. */
-export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [snapshotParamsPlainSchema, rawQuerySchema, dataQualityRequestSchema, snapshotParamsSchema];
+export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [
+  snapshotParamsPlainSchema,
+  rawQuerySchema,
+  rawFeaturesQuerySchema,
+  statsQuerySchema,
+  dataQualityRequestSchema,
+  snapshotParamsSchema,
+];
 
 /** Every schema as a strict server has them: its request bodies refuse members they do not name. */
 export function strictSchemas(): Array<(typeof schemas)[number]> {

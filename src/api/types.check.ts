@@ -7,7 +7,7 @@
  */
 import type { FromSchema } from "json-schema-to-ts";
 import type { HTTPValidationError, ValidationError, validationErrorSchema } from "./errors.js";
-import type { RawListItem, RawQuery, rawListSchema, rawQuerySchema } from "./raw.js";
+import type { RawFeaturesQuery, rawFeaturesQuerySchema, RawListItem, RawQuery, rawListSchema, rawQuerySchema } from "./raw.js";
 import type {
   DataQualityRequest,
   dataQualityRequestSchema,
@@ -18,6 +18,7 @@ import type {
 } from "./report.js";
 import type { AreaStats, areaStatsSchema, ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
 import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import type { FeatureCount, featureCountSchema, StatsQuery, statsQuerySchema, ValidationCount, validationCountSchema } from "./stats.js";
 import type { StatusResponse, statusResponseSchema } from "./status.js";
 
 type Assert<T extends true> = T;
@@ -28,9 +29,13 @@ type Same<A, B> = IsAny<A> extends true ? false : IsAny<B> extends true ? false 
 type Named<T> = T extends readonly unknown[] ? { [K in keyof T]: Named<T[K]> } : T extends object ? { [K in keyof T as string extends K ? never : K]: Named<T[K]> } : T;
 
 type _Status = Assert<Same<StatusResponse, FromSchema<typeof statusResponseSchema>>>;
-type _SnapshotParamsPlain = Assert<Same<SnapshotParamsPlain, Named<FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>>>;
+type _SnapshotParamsPlain = Assert<Same<Omit<SnapshotParamsPlain, "geometry">, Omit<Named<FromSchema<typeof snapshotParamsPlainSchema, { keepDefaultedPropertiesOptional: true }>>, "geometry">>>;
 type _RawQuery = Assert<Same<RawQuery, Named<FromSchema<typeof rawQuerySchema, { keepDefaultedPropertiesOptional: true }>>>>;
 type _RawList = Assert<Same<RawListItem[], FromSchema<typeof rawListSchema>>>;
+type _RawFeaturesQuery = Assert<Same<RawFeaturesQuery, Named<FromSchema<typeof rawFeaturesQuerySchema, { keepDefaultedPropertiesOptional: true }>>>>;
+type _StatsQuery = Assert<Same<StatsQuery, Named<FromSchema<typeof statsQuerySchema>>>>;
+type _FeatureCount = Assert<Same<FeatureCount, FromSchema<typeof featureCountSchema>>>;
+type _ValidationCount = Assert<Same<ValidationCount, FromSchema<typeof validationCountSchema>>>;
 type _DataQualityRequest = Assert<Same<DataQualityRequest, Named<FromSchema<typeof dataQualityRequestSchema, { keepDefaultedPropertiesOptional: true }>>>>;
 type _DataQualityTagList = Assert<Same<DataQualityTagRow[], FromSchema<typeof dataQualityTagListSchema>>>;
 type _DataQualityTagStats = Assert<Same<DataQualityTagStat[], FromSchema<typeof dataQualityTagStatsSchema>>>;

@@ -17,9 +17,11 @@ import { silentLog, type Log } from "./log.js";
 import { requestLine } from "./request-line.js";
 import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
+import { rawValidationRoutes } from "./routes/raw-validation.js";
 import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
+import { statsRoutes } from "./routes/stats.js";
 import { statusRoutes } from "./routes/status.js";
 import { firstComeFirstServed } from "./turns.js";
 
@@ -143,6 +145,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
   }
   await app.register(rawRoutes, { prefix: "/raw", ...context });
+  await app.register(rawValidationRoutes, { prefix: "/raw-validation", ...context });
+  await app.register(statsRoutes, { prefix: "/stats", ...context });
   await app.register(reportRoutes, { prefix: "/report", ...context });
   return app;
 }

@@ -46,12 +46,12 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         title: "basemodel reference server",
         version,
         description:
-          "HOT's raw data export API (/latest, also /v1) and feature query API (/raw, /report) on OpenStreetMap data in an embedded store. " +
+          "HOT's raw data export API (/latest, also /v1) and feature query API (/raw, /raw-validation, /stats, /report) on OpenStreetMap data in an embedded store. " +
           "Data © OpenStreetMap contributors, ODbL 1.0.",
       },
       tags: [
         { name: "raw data export", description: "HOT raw-data-api: status and snapshots" },
-        { name: "feature query", description: "Underpass-style feature queries" },
+        { name: "feature query", description: "Underpass-style feature queries and counts, both generations of its API (2023 and 2024)" },
         { name: "data quality reports", description: "Underpass-style data quality reports, as JSON or CSV" },
       ],
     },

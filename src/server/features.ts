@@ -50,7 +50,7 @@ export function rawFeatureJson({ feature }: FoundFeature): string {
 export function rawListItem(found: FoundFeature): RawListItem {
   const { feature } = found;
   const [lon, lat] = centroid(feature.geometry);
-  const { status, hashtags, created_at } = annotationsOf(feature);
+  const { status, hashtags, created_at, closed_at } = annotationsOf(feature);
   return {
     type: osmTypeOf(found),
     geotype: geotypeOf(geometryTypeOf(feature)),
@@ -59,19 +59,22 @@ export function rawListItem(found: FoundFeature): RawListItem {
     lon,
     timestamp: feature.timestamp,
     tags: feature.tags,
+    changeset: feature.changeset,
     status,
     hashtags,
     created_at,
+    closed_at,
   };
 }
 
 /** Data quality and changeset metadata: the most severe status, and nothing where the store knows nothing. */
-function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, "status" | "hashtags" | "editor" | "created_at"> {
+function annotationsOf({ annotations }: OsmFeature): Pick<RawFeatureProperties, "status" | "hashtags" | "editor" | "created_at" | "closed_at"> {
   return {
     status: (annotations?.statuses[0] as QualityStatus | undefined) ?? null,
     hashtags: annotations?.hashtags ?? [],
     editor: annotations?.editor ?? null,
     created_at: annotations?.createdAt ?? null,
+    closed_at: annotations?.closedAt ?? null,
   };
 }
 

@@ -26,7 +26,7 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\./);
     const paths = Object.keys(body.paths);
-    for (const path of ["/latest/status/", "/v1/status/", "/latest/snapshot/plain/", "/latest/snapshot/", "/latest/tasks/status/{task_id}/", "/raw/polygons", "/raw/allList"]) {
+    for (const path of ["/latest/status/", "/v1/status/", "/latest/snapshot/plain/", "/latest/snapshot/", "/latest/tasks/status/{task_id}/", "/raw/polygons", "/raw/allList", "/raw/features", "/raw/list", "/raw/polygons/list", "/raw-validation/features", "/raw-validation/list", "/raw-validation/nodes/list", "/raw-validation/stats", "/raw-validation/stats/lines", "/stats/count", "/stats/features", "/stats/nodes"]) {
       expect(paths).toContain(path);
     }
     const snapshot = body.paths["/latest/snapshot/"].post;
@@ -92,10 +92,11 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
     expect(tried).toBeGreaterThanOrEqual(40);
   });
 
-  /** How much data an answer holds: features, rows, CSV records, or the features of the export it queued. */
+  /** How much data an answer holds: features, rows, CSV records, the features counted, or the features of the export it queued. */
   async function rowsIn(path: string, answer: { body: any; text: string }): Promise<number> {
     if (path.endsWith("/csv")) return answer.text.trim().split("\n").length - 1;
     if (Array.isArray(answer.body)) return answer.body.length;
+    if (typeof answer.body.count === "number") return answer.body.count;
     if (answer.body.features) return answer.body.features.length;
     const status = await waitForTask(server, answer.body.trackLink);
     expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");

@@ -4,10 +4,26 @@ import { MAX_BODY_DEPTH } from "../../src/api/limits.js";
 import { startExportServer } from "./exports.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
 
-const ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", ...["polygons", "lines", "nodes", "all"].flatMap((kind) => [`/raw/${kind}`, `/raw/${kind}List`])];
+const KINDS = ["polygons", "lines", "nodes"];
+const ROUTES = [
+  "/latest/snapshot/plain/",
+  "/v1/snapshot/plain/",
+  ...[...KINDS, "all"].flatMap((kind) => [`/raw/${kind}`, `/raw/${kind}List`]),
+  // Underpass 2024, and the counts of both generations.
+  ...["/raw", "/raw-validation"].flatMap((prefix) => [`${prefix}/features`, `${prefix}/list`, ...KINDS.map((kind) => `${prefix}/${kind}/list`)]),
+  ...KINDS.map((kind) => `/raw-validation/${kind}`),
+  ...["/raw-validation/stats", "/stats"].flatMap((prefix) => KINDS.map((kind) => `${prefix}/${kind}`)),
+  "/raw-validation/stats",
+  "/stats/features",
+  "/stats/count",
+];
 
 /** Members the routes know, with values that are sometimes right and mostly wrong. */
-const MEMBERS = ["bbox", "select", "where", "joinBy", "join_by", "lookIn", "look_in", "geometryType", "area", "tags", "page", "pageSize", "orderBy", "__proto__", "constructor"];
+const MEMBERS = [
+  "bbox", "select", "where", "joinBy", "join_by", "lookIn", "look_in", "geometryType", "area", "tags", "page", "pageSize", "orderBy", "__proto__", "constructor",
+  // The Underpass filters, and what the 2024 routes add.
+  "hashtag", "dateFrom", "dateTo", "status", "featureType",
+];
 const number = fc.oneof(fc.double({ noNaN: false }), fc.integer({ min: -200, max: 200 }), fc.constantFrom(7.42, 43.73, 1e308, -0));
 const ringText = fc.array(fc.tuple(number, number), { maxLength: 8 }).map((pairs) => pairs.map(([x, y]) => `${x} ${y}`).join(", "));
 const value = fc.oneof(
@@ -16,6 +32,7 @@ const value = fc.oneof(
   ringText,
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.constantFrom("OR", "AND", "point", "polygon", "nodes", "ways_poly", "*", "building", "building=yes,amenity", "id", "timestamp"),
+  fc.constantFrom("", " ", "badgeom", "overlapping", "created_at", "closedAt", "line", "hotosm-project-123", "2025-01-10", "2025-01-10T10:15:00Z", "7.42 43.73,7.43 43.73,7.43 43.74,7.42 43.73"),
   fc.array(fc.record({ key: fc.oneof(fc.string(), fc.constant("building")), value: fc.array(fc.string(), { maxLength: 3 }) }), { maxLength: 3 }),
 );
 const body = fc.oneof(
@@ -60,7 +77,7 @@ describe("bodies nested deeper than any request needs", { timeout: 600_000 }, ()
     server = await startExportServer();
   });
 
-  const DEEP_ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", "/latest/snapshot/", "/raw/all", "/raw/polygonsList", "/report/dataQualityGeo", "/report/dataQualityTags/csv"];
+  const DEEP_ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", "/latest/snapshot/", "/raw/all", "/raw/polygonsList", "/raw-validation/list", "/stats/count", "/report/dataQualityGeo", "/report/dataQualityTags/csv"];
   const SQUARE = '{"type":"Polygon","coordinates":[[[7.42,43.73],[7.43,43.73],[7.43,43.74],[7.42,43.73]]]}';
   /** Where a deep value (@) goes: the whole body, and each member of each route, nested or not. */
   const PLACES = [

@@ -254,14 +254,14 @@ describe("POST /raw/* on Monaco after a mapathon's change file", () => {
       [
         "a status outside the list",
         { status: "nope" },
-        { loc: ["body", "status"], msg: `"status" must be one of ${QUALITY_STATUSES.map((status) => `"${status}"`).join(", ")}; found a string ("nope")`, type: "enum" },
+        { loc: ["body", "status"], msg: `"status" must be one of ${QUALITY_STATUSES.map((status) => `"${status}"`).join(", ")}, ""; found a string ("nope")`, type: "enum" },
       ],
       [
         "a status in capitals",
         { status: "BADGEOM" },
         {
           loc: ["body", "status"],
-          msg: `"status" must be one of ${QUALITY_STATUSES.map((status) => `"${status}"`).join(", ")}; found a string ("BADGEOM") (did you mean "badgeom"?)`,
+          msg: `"status" must be one of ${QUALITY_STATUSES.map((status) => `"${status}"`).join(", ")}, ""; found a string ("BADGEOM") (did you mean "badgeom"?)`,
           type: "enum",
         },
       ],
@@ -271,7 +271,6 @@ describe("POST /raw/* on Monaco after a mapathon's change file", () => {
       ["an offset beyond a day", { dateTo: "2025-01-10T10:00:00+24:00" }, { loc: ["body", "dateTo"], msg: `"2025-01-10T10:00:00+24:00" is not a date-time; ${DATE_HINT}`, type: "value_error" }],
       ["a hashtag number", { hashtag: 123 }, { loc: ["body", "hashtag"], msg: '"hashtag" must be a string; found a number (123)', type: "type_error" }],
       ["a hashtag array", { hashtag: ["hotosm-project-123"] }, { loc: ["body", "hashtag"], msg: '"hashtag" must be a string; found an array of 1 item', type: "type_error" }],
-      ["an empty hashtag", { hashtag: "" }, { loc: ["body", "hashtag"], msg: '"hashtag" must not be empty', type: "value_error" }],
     ];
     it.each(cases)("%s", async (_name, body, detail) => {
       for (const route of ["/raw/polygons", "/raw/allList"]) {

@@ -117,7 +117,7 @@ describe("POST /raw/* on the real Monaco data", () => {
     ["a latitude off the earth", { area: "7.42 43.73, 7.43 95, 7.43 43.74, 7.42 43.73" }, ["body", "area"], /latitude/],
     ["a self-intersecting ring", { area: "7.42 43.73, 7.43 43.74, 7.43 43.73, 7.42 43.74, 7.42 43.73" }, ["body", "area"], /(cross|intersect)/i],
     ["words for an area", { area: "Monaco" }, ["body", "area"], /./],
-    ["an area of the wrong type", { area: [7.42, 43.73] }, ["body", "area"], /must be a string; found an array/],
+    ["an area of the wrong type", { area: [7.42, 43.73] }, ["body", "area"], /must be a string or null; found an array/],
     ["an empty tags term", { area: AREA, tags: "building,,shop" }, ["body", "tags"], /term 2 .* is empty/],
     ["a tags term without key", { area: AREA, tags: "=yes" }, ["body", "tags"], /no key/],
     ["a negative page", { page: -1 }, ["body", "page"], /at least 0; found a number \(-1\)/],
