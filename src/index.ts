@@ -64,6 +64,7 @@ export function assertBaseModelItem(value: unknown, options?: ValidatorOptions):
 }
 
 export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./item/validator.js";
+export { checkLinks, LinkChecker, type LinkCheckOptions } from "./links/index.js";
 export { fetchSchemas, type FetchOptions, type FetchReport } from "./stac/fetch.js";
 export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./item/validator.js";
 export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, type JsonSchema } from "./item/schema.js";

@@ -79,6 +79,8 @@ function program(): Command {
     .option("--schema-map <url=file>", 'with --stac: check the extension whose schema URL is <url> against a local file (repeatable); <url-prefix>/=<folder> maps every URL under the prefix to the same path under the folder', collect)
     .option("--fetch", "with --stac: download the extension schemas that are neither bundled nor mapped, once, into $XDG_CACHE_HOME/basemodel/schemas (default ~/.cache/basemodel/schemas)")
     .option("--offline", "with --stac: use the schemas --fetch downloaded before, and send no request")
+    .option("--check-links", "check that every http(s) asset href answers with a status below 400 (HEAD, or a one-byte GET where HEAD is refused); each URL once")
+    .option("--link-timeout <seconds>", "with --check-links: how long one request may take (default 10)", numberAtLeast(0.001, false))
     .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
     .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")

@@ -21,6 +21,9 @@ export interface ValidateFlags {
   schemaMap?: string[];
   fetch?: boolean;
   offline?: boolean;
+  checkLinks?: boolean;
+  /** Seconds. */
+  linkTimeout?: number;
   maxErrors?: number;
   quiet?: boolean;
   format?: string;
@@ -52,7 +55,7 @@ export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTT
   return isTTY === true;
 }
 
-const byPosition = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+export const byPosition = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 
 const formatOf = (file: string): DocumentFormat => (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json");
 
@@ -72,16 +75,16 @@ function inputReport(file: string, read: ReadResult, validator: Validator): File
   return "error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator);
 }
 
-/** Progress on standard error for long runs on a terminal; silent otherwise. */
-function progress(io: Io, total: number): (done: number) => void {
-  if (!io.stderr.isTTY || total < 500) return () => {};
+/** Progress on standard error ("validating 20/800 files") for runs of at least `minimum` on a terminal; silent otherwise. */
+export function progress(io: Io, total: number, doing = "validating", things = "files", minimum = 500): (done: number) => void {
+  if (!io.stderr.isTTY || total < minimum) return () => {};
   let shown = 0;
   return (done) => {
     const now = Date.now();
     if (done === total) io.stderr.write("\r\x1b[K");
     else if (now - shown > 100) {
       shown = now;
-      io.stderr.write(`\rvalidating ${done}/${total} files`);
+      io.stderr.write(`\r${doing} ${done}/${total} ${things}`);
     }
   };
 }
@@ -129,9 +132,12 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   for (const problem of found.problems) reports.push({ file: problem.path, items: [], readError: problem.reason });
   // Loaded only when asked: a plain run sends no request and loads nothing that does.
   const fetchSchemas = flags.fetch && !flags.offline ? (await import("./schema-fetch.js")).schemaFetchStep(validator.settings, io) : undefined;
+  const links = flags.checkLinks ? new (await import("./links.js")).LinkStep(flags.linkTimeout === undefined ? {} : { timeoutMs: flags.linkTimeout * 1000 }, io) : undefined;
   const validateInput = async (file: string, read: ReadResult) => {
     if (fetchSchemas !== undefined && "bytes" in read) await fetchSchemas(read.bytes, formatOf(file));
-    reports.push(inputReport(file, read, validator));
+    const report = inputReport(file, read, validator);
+    if (links !== undefined && "bytes" in read) links.add(report, read.bytes, formatOf(file));
+    reports.push(report);
   };
   if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin));
 
@@ -140,6 +146,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
     await validateInput(shown, readItemFile(path));
     tick(index + 1);
   }
+  await links?.run();
 
   if (reports.length === 0) {
     io.stderr.write("basemodel: no file matched; nothing was validated\n");
@@ -161,6 +168,8 @@ function checkNetworkFlags(flags: ValidateFlags, stac: boolean): void {
   if (!stac && ((flags.schemaMap?.length ?? 0) > 0 || flags.fetch || flags.offline)) {
     throw new UsageError("--schema-map, --fetch and --offline choose the extension schemas that --stac checks: add --stac");
   }
+  if (flags.offline && flags.checkLinks) throw new UsageError("--check-links sends requests, which --offline forbids");
+  if (flags.linkTimeout !== undefined && !flags.checkLinks) throw new UsageError("--link-timeout is the timeout of --check-links: add --check-links");
 }
 
 function summarise(files: FileReport[], validator: Validator, durationMs: number): RunReport {

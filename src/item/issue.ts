@@ -27,7 +27,9 @@ export type RuleId =
   | "mlm-entrypoint-role"
   | "mlm-bands"
   // --schema-map, --fetch: extension schemas that are not bundled
-  | "stac-extension-schema";
+  | "stac-extension-schema"
+  // --check-links (library: checkLinks)
+  | "link-unreachable";
 
 export type Severity = "error" | "warning";
 

@@ -208,6 +208,13 @@ export const rules: readonly Rule[] = [
     example:
       '`--schema-map "https://example.com/sar/v1.0.0/schema.json=sar.json"`, sar.json cut short -> stac_extensions[2] cannot be checked: the schema file mapped to it (/work/sar.json) is not JSON: Unexpected end of JSON input; found "https://example.com/sar/v1.0.0/schema.json"',
   },
+  {
+    id: "link-unreachable",
+    severity: "error",
+    summary: "With --check-links: every http(s) asset href answers a HEAD request (or a one-byte GET when HEAD is refused) with a status below 400, within the timeout.",
+    appliesTo: "assets.*.href",
+    example: '`"href": "https://example.com/model.pt"`, gone -> assets.checkpoint.href cannot be reached: the server answered 404 Not Found',
+  },
 ];
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));
