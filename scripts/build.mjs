@@ -3,12 +3,15 @@
 //  2. src/generated/validate-item.ts the schema compiled ahead of time by Ajv (standalone code)
 //  3. src/generated/stac/*.cjs       the official STAC schemas of schema/stac/ compiled ahead of
 //                                    time, one module per schema (scripts/build-stac.mjs)
+//     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
+//                                    set (scripts/build-rule-sets.mjs)
 //  4. tsc                            src -> dist (the type-level check against the schema runs here)
 //  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
 
 const require = createRequire(import.meta.url);
@@ -39,6 +42,7 @@ const header = 'import { createRequire } from "node:module";\nconst require = cr
 writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${header}${code}\n`);
 
 await buildStac(root, generated);
+buildRuleSets(root, generated, ajvOptions);
 
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
   stdio: "inherit",
@@ -47,6 +51,8 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new
 // dist/stac and dist/cli-bundle (two levels below the package, as src/stac) find them alike.
 rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });
 cpSync(new URL("stac/", generated), new URL("dist/generated/stac/", root), { recursive: true });
+rmSync(new URL("dist/generated/rule-sets/", root), { recursive: true, force: true });
+cpSync(new URL("rule-sets/", generated), new URL("dist/generated/rule-sets/", root), { recursive: true });
 
 // The command line as a handful of modules, commander, chalk and Ajv's runtime inside: a run
 // then resolves, reads and compiles a few files instead of dozens, a third of what validating

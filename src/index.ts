@@ -69,5 +69,6 @@ export { fetchSchemas, type FetchOptions, type FetchReport } from "./stac/fetch.
 export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./item/validator.js";
 export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, type JsonSchema } from "./item/schema.js";
 export { rules, type Rule } from "./item/rules.js";
+export { PROFILE_NAMES, RULE_SET_NAMES, type ProfileName, type RuleSetName, type RulesOption } from "./item/rule-sets.js";
 export type { Issue, ItemResult, RuleId, Severity, ValidationResult } from "./item/issue.js";
 export type * from "./item/types.js";

@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
-import validatePublished from "../generated/validate-item.js";
 import { ajvOptions } from "../generated/schema.js";
 import { LruCache } from "./lru.js";
-import { buildSchema, isDefaultSchema, type SchemaSettings } from "./schema.js";
+import { loadRuleSet, type RuleSet } from "./rule-sets.js";
+import { buildSchema, DEFAULT_PREFIX, type SchemaSettings } from "./schema.js";
 
 export type SchemaError = Pick<ErrorObject, "instancePath" | "schemaPath" | "keyword" | "params">;
 
@@ -17,15 +17,18 @@ export interface CompiledCheck {
 export const compiledChecks = new LruCache<string, CompiledCheck>(16);
 
 /**
- * The check for these settings. The published schema was compiled to code at build time, so
- * the default costs nothing here; another prefix or identifier is compiled once with Ajv,
- * which is loaded only then.
+ * The check of a rule set for these settings. Each set's schema was compiled to code at build
+ * time, so fAIr's own prefix and identifier cost nothing here; another prefix or identifier is
+ * compiled once with Ajv, which is loaded only then.
  */
-export function compiledCheck(settings: SchemaSettings): CompiledCheck {
-  if (isDefaultSchema(settings)) return validatePublished as CompiledCheck;
-  return compiledChecks.get(`${settings.prefix}\n${settings.schemaUrl}`, () => {
+export function compiledCheck(set: RuleSet, settings: SchemaSettings): CompiledCheck {
+  if (settings.prefix === DEFAULT_PREFIX && settings.schemaUrl === set.url) return loadRuleSet(set.name).check;
+  return compiledChecks.get(`${set.name}\n${settings.prefix}\n${settings.schemaUrl}`, () => {
     const require = createRequire(import.meta.url);
     const Ajv = (require("ajv") as typeof import("ajv")).default;
-    return new Ajv(ajvOptions).compile(buildSchema(settings)) as CompiledCheck;
+    const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
+    const ajv = new Ajv(ajvOptions);
+    addFormats(ajv, ["uri"]);
+    return ajv.compile(buildSchema(loadRuleSet(set.name).schema, set.url, settings)) as CompiledCheck;
   });
 }

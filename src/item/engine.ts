@@ -1,6 +1,8 @@
+import { fairCheckIssues } from "../fair/checks.js";
 import { compiledCheck, type CompiledCheck } from "./compile.js";
 import type { Issue, ValidationResult } from "./issue.js";
 import { issuesFromSchemaErrors, type MessageContext } from "./messages.js";
+import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName, type RulesOption } from "./rule-sets.js";
 import { definedPrefixedMembers, type SchemaSettings } from "./schema.js";
 
 export interface EngineSettings extends SchemaSettings {
@@ -14,6 +16,19 @@ export interface EngineSettings extends SchemaSettings {
   schemaMap: Readonly<Record<string, string>>;
   /** With stac: the folder of downloaded extension schemas (fetchSchemas), read for URLs neither bundled nor mapped. */
   schemaCache?: string;
+  /** The rule set, or "auto" (the one each item declares); undefined: the default, and results do not name it. */
+  rules?: RulesOption;
+  /** Also check what fAIr's catalogue CI checks beyond its schema (keywords, fair:hyperparameters_spec). */
+  fairChecks: boolean;
+}
+
+/** What judges an item under one rule set: its compiled schema, and what the messages need. */
+interface Judge {
+  name: RuleSetName;
+  compiled: CompiledCheck;
+  context: MessageContext;
+  /** The settings the STAC layer gets: the base model identifier is this set's. */
+  stacSettings: Readonly<EngineSettings>;
 }
 
 /**
@@ -24,28 +39,64 @@ export type StacCheck = (value: unknown, base: readonly Issue[], settings: Reado
 
 /** The two steps every entry point shares: find the issues of one value, then shape them into a result. */
 export class Engine {
-  private readonly compiled: CompiledCheck;
-  private readonly context: MessageContext;
+  /** Each rule set's judge, made on first use: with rules "auto", only the sets the items declare. */
+  private readonly judges = new Map<RuleSetName, Judge>();
 
   constructor(
     readonly settings: Readonly<EngineSettings>,
     private readonly stac?: StacCheck,
   ) {
     if (settings.stac && stac === undefined) throw new Error("stac: true needs the STAC layer (src/stac)");
-    this.compiled = compiledCheck(settings);
-    this.context = { schemaUrl: settings.schemaUrl, definedPrefixed: definedPrefixedMembers(settings.prefix) };
+    // A fixed rule set is compiled now, so that a prefix Ajv cannot compile fails here, not on the first item.
+    if (settings.rules !== "auto") this.judge(settings.rules ?? DEFAULT_RULE_SET);
+  }
+
+  private judge(name: RuleSetName): Judge {
+    let judge = this.judges.get(name);
+    if (judge === undefined) {
+      const set = ruleSet(name);
+      // With "auto", each set checks its own identifier (settingsFrom refuses another one).
+      const schemaUrl = this.settings.rules === "auto" ? set.url : this.settings.schemaUrl;
+      const definedPrefixed = definedPrefixedMembers(loadRuleSet(name).schema, this.settings.prefix);
+      judge = {
+        name,
+        compiled: compiledCheck(set, { prefix: this.settings.prefix, schemaUrl }),
+        context: { schemaUrl, definedPrefixed, undefinedPrefixed: set.undefinedPrefixed, suggestions: set.suggestions },
+        stacSettings: schemaUrl === this.settings.schemaUrl ? this.settings : { ...this.settings, schemaUrl },
+      };
+      this.judges.set(name, judge);
+    }
+    return judge;
+  }
+
+  /** The rule set that judges a value. */
+  ruleSetFor(value: unknown): RuleSetName {
+    return this.settings.rules === "auto" ? declaredRuleSet(value) : (this.settings.rules ?? DEFAULT_RULE_SET);
+  }
+
+  /** The rule set a result names: only when the caller chose rule sets. */
+  judged(value: unknown): RuleSetName | undefined {
+    return this.settings.rules === undefined ? undefined : this.ruleSetFor(value);
   }
 
   /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
   check(value: unknown, base = ""): Issue[] {
-    const issues = this.compiled(value) ? [] : issuesFromSchemaErrors(this.compiled.errors ?? [], value, this.context);
-    if (this.settings.stac) issues.push(...this.stac!(value, issues, this.settings));
+    const { name, compiled, context, stacSettings } = this.judge(this.ruleSetFor(value));
+    const issues = compiled(value) ? [] : issuesFromSchemaErrors(compiled.errors ?? [], value, context);
+    if (this.settings.fairChecks) issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name));
+    if (this.settings.stac) issues.push(...this.stac!(value, issues, stacSettings));
     if (base !== "") for (const issue of issues) issue.path = base + issue.path;
     return issues;
   }
 
-  /** Applies strict and maxErrors: errors are kept before warnings. */
-  finish(issues: Issue[]): ValidationResult {
+  /** Applies strict and maxErrors: errors are kept before warnings. The result names `judgedBy` when given. */
+  finish(issues: Issue[], judgedBy?: RuleSetName): ValidationResult {
+    const result = this.shape(issues);
+    if (judgedBy !== undefined) result.ruleSet = judgedBy;
+    return result;
+  }
+
+  private shape(issues: Issue[]): ValidationResult {
     if (issues.length === 0) return { valid: true, errors: [], warnings: [], omitted: 0 };
     const errors: Issue[] = [];
     const warnings: Issue[] = [];

@@ -1,3 +1,5 @@
+import type { RuleSetName } from "./rule-sets.js";
+
 /** Stable identifiers of every rule the validator reports. See docs/rules.md. */
 export type RuleId =
   | "json-syntax"
@@ -12,6 +14,15 @@ export type RuleId =
   | "exclusive-range"
   | "schema-url"
   | "unknown-prefixed-property"
+  // rule sets v1.0.0-current and v1.1.0
+  | "range"
+  | "max-items"
+  | "pattern"
+  | "format"
+  // --fair-checks: the checks of fAIr's catalogue CI beyond its schema
+  | "fair-keyword"
+  | "fair-hyperparameter-spec"
+  | "fair-hyperparameter-spec-entry"
   // --stac: the official STAC schemas, and our own messages for what they say badly
   | "stac-core"
   | "stac-extension"
@@ -60,6 +71,8 @@ export interface Issue {
 export interface ValidationResult {
   /** True when there is no error (warnings allowed). */
   valid: boolean;
+  /** The rule set that judged the item (with rules "auto", the one it declares); present when the `rules` option was given. */
+  ruleSet?: RuleSetName;
   errors: Issue[];
   warnings: Issue[];
   /** Issues left out because of maxErrors. */

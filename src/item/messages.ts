@@ -1,5 +1,5 @@
 import type { SchemaError } from "./compile.js";
-import type { Issue, RuleId } from "./issue.js";
+import type { Issue, RuleId, Severity } from "./issue.js";
 import { describePointer, joinPointer, valueAt } from "./pointer.js";
 import { ruleById } from "./rules.js";
 import { closest } from "./suggest.js";
@@ -8,6 +8,10 @@ export interface MessageContext {
   schemaUrl: string;
   /** The prefixed properties the schema defines, e.g. ["fair:metrics_spec", "fair:split_spec"]. */
   definedPrefixed: readonly string[];
+  /** How the rule set reports a prefixed property it does not define. */
+  undefinedPrefixed: Severity;
+  /** The rule set's likely fixes, by "<rule id> <path>", for issues without a suggestion of their own. */
+  suggestions: Readonly<Record<string, string>>;
 }
 
 const PREVIEW_LENGTH = 60;
@@ -91,6 +95,29 @@ export function quoteList(values: readonly unknown[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
 }
 
+/** "a", "a and b", "a, b and c". */
+export function wordList(words: readonly string[]): string {
+  return words.length <= 2 ? words.join(" and ") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/** Patterns of the rule sets, in words. */
+const PATTERN_WORDS: Record<string, string> = {
+  "^https?://": "an http(s) URL, starting with http:// or https://",
+};
+
+/** Bounds of numbers: inclusive ones are the rule sets' ranges, exclusive ones split_spec's and the learning rate's. */
+const BOUNDS: Record<string, { rule: RuleId; words: string }> = {
+  minimum: { rule: "range", words: "at least" },
+  maximum: { rule: "range", words: "at most" },
+  exclusiveMinimum: { rule: "exclusive-range", words: "greater than" },
+  exclusiveMaximum: { rule: "exclusive-range", words: "less than" },
+};
+
+/** Formats of the rule sets, in words. */
+const FORMAT_WORDS: Record<string, string> = {
+  uri: 'an absolute URI such as "https://www.hotosm.org"',
+};
+
 export function suggestionFor(found: unknown, allowed: readonly unknown[]): string | undefined {
   if (typeof found !== "string") return undefined;
   const match = closest(found, allowed.filter((value): value is string => typeof value === "string"));
@@ -154,10 +181,31 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
         { expected: `at least ${limit} item${limit === 1 ? "" : "s"}`, actual: actualOf(value) },
       );
     }
+    case "maxItems": {
+      const limit = Number(params.limit);
+      return issue("max-items", path, `${where} must hold at most ${limit} item${limit === 1 ? "" : "s"}; found ${describeValue(value)}`, {
+        expected: `at most ${limit} item${limit === 1 ? "" : "s"}`,
+        actual: actualOf(value),
+      });
+    }
+    case "pattern": {
+      const pattern = String(params.pattern);
+      const words = PATTERN_WORDS[pattern] ?? `a string matching the pattern ${JSON.stringify(pattern)}`;
+      return issue("pattern", path, `${where} must be ${words}; found ${describeValue(value)}`, { expected: pattern, actual: value });
+    }
+    case "format": {
+      const format = String(params.format);
+      return issue("format", path, `${where} must be ${FORMAT_WORDS[format] ?? `in the format ${format}`}; found ${describeValue(value)}`, {
+        expected: format,
+        actual: value,
+      });
+    }
+    case "minimum":
+    case "maximum":
     case "exclusiveMinimum":
     case "exclusiveMaximum": {
-      const words = error.keyword === "exclusiveMinimum" ? "greater than" : "less than";
-      return issue("exclusive-range", path, `${where} must be ${words} ${params.limit}; found ${describeValue(value)}`, {
+      const { rule, words } = BOUNDS[error.keyword]!;
+      return issue(rule, path, `${where} must be ${words} ${params.limit}; found ${describeValue(value)}`, {
         expected: `${params.comparison} ${params.limit}`,
         actual: value,
       });
@@ -180,12 +228,14 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
     case "false schema": {
       const name = path.slice(path.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
       const near = closest(name, context.definedPrefixed);
-      return issue(
+      const found = issue(
         "unknown-prefixed-property",
         path,
-        `${where} is not defined by the base model schema, which defines only ${context.definedPrefixed.join(" and ")} with this prefix`,
+        `${where} is not defined by the base model schema, which defines only ${wordList(context.definedPrefixed)} with this prefix`,
         { expected: [...context.definedPrefixed], actual: name, ...(near && { suggestion: `did you mean ${JSON.stringify(near)}?` }) },
       );
+      found.severity = context.undefinedPrefixed;
+      return found;
     }
     default:
       throw new Error(`no message for schema keyword ${error.keyword} at ${error.schemaPath}`);
@@ -215,6 +265,8 @@ export function issuesFromSchemaErrors(errors: readonly SchemaError[], data: unk
     const key = `${found.rule}\n${found.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const hint = context.suggestions[`${found.rule} ${found.path}`];
+    if (hint !== undefined && found.suggestion === undefined) found.suggestion = hint;
     issues.push(found);
   }
   return issues;

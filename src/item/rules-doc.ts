@@ -1,3 +1,4 @@
+import { ruleSetCatalogue } from "./rule-set-catalogue.js";
 import { rules } from "./rules.js";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -18,5 +19,25 @@ export function rulesMarkdown(): string {
     "|---|---|---|---|---|",
     ...rows,
     "",
+    ...ruleSetsMarkdown(),
   ].join("\n");
+}
+
+/** fAIr's rule sets (`--rules`), each with what it asks beyond the one before it. */
+function ruleSetsMarkdown(): string[] {
+  return [
+    "## Rule sets",
+    "",
+    "`--rules <set>` (library: `rules`) chooses which of fAIr's rule sets judges the items; the summary",
+    "line names the set that judged them. Each is a schema of basemodel's, written from the rules fAIr",
+    "publishes and compiled ahead of time.",
+    "",
+    ...ruleSetCatalogue.flatMap((set) => [
+      `### \`${set.name}\``,
+      "",
+      set.summary,
+      "",
+      ...(set.rules.length === 0 ? [] : ["| Rule | Example |", "|---|---|", ...set.rules.map((entry) => `| ${cell(entry.rule)} | ${cell(entry.example)} |`), ""]),
+    ]),
+  ];
 }

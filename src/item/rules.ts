@@ -40,7 +40,7 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "Every required member is present.",
     appliesTo:
-      "type, stac_extensions, properties, assets; the 16 required properties; the four split_spec members; pre_/post_processing_function and their format and expression; classification:classes and each class name; metrics_spec names; the four required assets and their href",
+      "type, stac_extensions, properties, assets; the 16 required properties; the four split_spec members; pre_/post_processing_function and their format and expression; classification:classes and each class name; metrics_spec names; the four required assets and their href. Rules v1.0.0-current and v1.1.0: providers and each provider's name and roles, assets.checkpoint (not model) with its mlm:artifact_type, the model asset's mlm:artifact_type when it is there, the four hyperparameters training.epochs, training.batch_size, training.learning_rate and inference.confidence_threshold (v1.1.0: only the last); v1.1.0 also fair:category and fair:hyperparameters_spec (with each entry's key and type), no longer mlm:training",
     example: 'properties without "mlm:name" -> "mlm:name" is missing from properties',
   },
   {
@@ -53,15 +53,16 @@ export const rules: readonly Rule[] = [
   {
     id: "const",
     severity: "error",
-    summary: 'The item\'s "type" is exactly "Feature".',
-    appliesTo: "type",
+    summary: 'The item\'s "type" is exactly "Feature"; rules v1.0.0-current and v1.1.0: the model asset is the ONNX export.',
+    appliesTo: 'type; rules v1.0.0-current and v1.1.0: assets.model.mlm:artifact_type ("onnx")',
     example: '`"type": "feature"` -> type must be "Feature"; found a string ("feature") (did you mean "Feature"?)',
   },
   {
     id: "enum",
     severity: "error",
     summary: "A member with a closed list of values holds one of them (exact, case-sensitive).",
-    appliesTo: "mlm:tasks items, mlm:framework, license, assets.model.mlm:artifact_type",
+    appliesTo:
+      "mlm:tasks items, mlm:framework, license, assets.model.mlm:artifact_type; rules v1.0.0-current and v1.1.0: assets.checkpoint.mlm:artifact_type (any but onnx); v1.1.0: mlm:framework also scikit-learn, fair:hyperparameters_spec types, fair:output_properties types and roles",
     example: '`"mlm:framework": "pytorch"` -> properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
   },
   {
@@ -69,27 +70,27 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "A member that must name something is not an empty string.",
     appliesTo:
-      "mlm:name, mlm:architecture, mlm:framework_version, version, metrics_spec names, split_spec.strategy, every asset href, assets.source-code.mlm:entrypoint",
+      "mlm:name, mlm:architecture, mlm:framework_version, version, metrics_spec names, split_spec.strategy, every asset href, assets.source-code.mlm:entrypoint; rules v1.0.0-current and v1.1.0: provider names; v1.1.0: fair:category, fair:source_imagery, fair:hyperparameters_spec and fair:output_properties keys, fair:preview imagery url",
     example: '`"mlm:name": ""` -> properties.mlm:name must not be empty',
   },
   {
     id: "min-items",
     severity: "error",
     summary: "A list that must say something holds at least one item.",
-    appliesTo: "mlm:tasks, mlm:input, mlm:output, keywords, metrics_spec",
+    appliesTo: "mlm:tasks, mlm:input, mlm:output, keywords, metrics_spec; rules v1.0.0-current and v1.1.0: providers and each provider's roles; v1.1.0: fair:preview center (2) and bbox (4)",
     example: '`"keywords": []` -> properties.keywords must hold at least 1 item; found an empty array',
   },
   {
     id: "exclusive-range",
     severity: "error",
-    summary: "split_spec.default_ratio lies strictly between 0 and 1.",
-    appliesTo: "split_spec.default_ratio",
+    summary: "A number lies strictly within its bounds: split_spec.default_ratio between 0 and 1; rules v1.0.0-current and v1.1.0: training.learning_rate above 0.",
+    appliesTo: "split_spec.default_ratio; rules v1.0.0-current and v1.1.0: mlm:hyperparameters training.learning_rate",
     example: "`\"default_ratio\": 1` -> properties.fair:split_spec.default_ratio must be less than 1; found a number (1)",
   },
   {
     id: "schema-url",
     severity: "error",
-    summary: "stac_extensions lists the base model schema identifier.",
+    summary: "stac_extensions lists the base model schema identifier (the rule set's: v1.0.0 and v1.0.0-current share one, v1.1.0 has its own).",
     appliesTo: "stac_extensions",
     example:
       "`\"stac_extensions\": []` -> stac_extensions must include the base model schema \"https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json\"; found an empty array",
@@ -98,10 +99,65 @@ export const rules: readonly Rule[] = [
     id: "unknown-prefixed-property",
     severity: "warning",
     summary:
-      "Every property with the service prefix is one the schema defines (metrics_spec, split_spec); a warning by default, an error with strict.",
+      "Every property with the service prefix is one the schema defines (metrics_spec, split_spec; v1.0.0-current also hyperparameters_spec, which fAIr's CI reads; v1.1.0 ten of them); a warning by default, an error with strict, and an error under rule set v1.1.0, which rejects them.",
     appliesTo: "properties",
     example:
       '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
+  },
+  {
+    id: "range",
+    severity: "error",
+    summary: "Rules v1.0.0-current and v1.1.0: a number lies within its bounds (bounds included).",
+    appliesTo: "mlm:hyperparameters training.epochs and training.batch_size (at least 1), inference.confidence_threshold (0 to 1); v1.1.0: fair:preview zoom levels (0 to 24)",
+    example:
+      '`"training.epochs": 0` -> properties.mlm:hyperparameters["training.epochs"] must be at least 1; found a number (0)',
+  },
+  {
+    id: "max-items",
+    severity: "error",
+    summary: "Rule set v1.1.0: a list of fixed length holds no more items than it may.",
+    appliesTo: "fair:preview center (2 numbers) and bbox (4 numbers)",
+    example: '`"center": [85.3, 27.7, 0]` -> properties.fair:preview.center must hold at most 2 items; found an array of 3 items',
+  },
+  {
+    id: "pattern",
+    severity: "error",
+    summary: "Rules v1.0.0-current and v1.1.0: the model files are at http(s) URLs, which fAIr's training and inference download.",
+    appliesTo: "assets.checkpoint.href, assets.model.href",
+    example:
+      '`"href": "yolo11n.pt"` on the checkpoint -> assets.checkpoint.href must be an http(s) URL, starting with http:// or https://; found a string ("yolo11n.pt")',
+  },
+  {
+    id: "format",
+    severity: "error",
+    summary: "Rules v1.0.0-current and v1.1.0: a provider's url is an absolute URI.",
+    appliesTo: "properties.providers[].url",
+    example: '`"url": "www.hotosm.org"` -> properties.providers[0].url must be an absolute URI such as "https://www.hotosm.org"; found a string ("www.hotosm.org")',
+  },
+  {
+    id: "fair-keyword",
+    severity: "error",
+    summary: "With --fair-checks: every keyword is one of the vocabulary fAIr's catalogue CI accepts (schema/rule-sets/keywords.json, by rule set).",
+    appliesTo: "properties.keywords items",
+    example:
+      '`"keywords": ["buildings"]` -> properties.keywords[0] is not a keyword fAIr\'s catalogue accepts, which are "building", "road", "tree", "water", "landuse", "semantic-segmentation", "instance-segmentation", "object-detection", "classification", "polygon", "line", "point"; found a string ("buildings") (did you mean "building"?)',
+  },
+  {
+    id: "fair-hyperparameter-spec",
+    severity: "error",
+    summary:
+      "With --fair-checks: every key of mlm:hyperparameters, without training. or inference., has an entry in fair:hyperparameters_spec (checked when both are non-empty, as fAIr's CI does).",
+    appliesTo: "properties.mlm:hyperparameters members",
+    example:
+      '`"training.loss": "dice"`, no entry with key "loss" -> properties.mlm:hyperparameters["training.loss"] has no entry in fair:hyperparameters_spec (an entry with "key": "loss") (add an entry with "key": "loss" to fair:hyperparameters_spec)',
+  },
+  {
+    id: "fair-hyperparameter-spec-entry",
+    severity: "error",
+    summary: "With --fair-checks: fair:hyperparameters_spec is a list of objects, each with type, default and description (checked when both it and mlm:hyperparameters are non-empty).",
+    appliesTo: "properties.fair:hyperparameters_spec and its entries",
+    example:
+      '`{"key": "epochs", "type": "int"}` -> properties.fair:hyperparameters_spec[0] ("epochs") has no "default" and "description"; fAIr\'s CI needs "type", "default" and "description" in every entry',
   },
   {
     id: "stac-core",

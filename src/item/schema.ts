@@ -30,20 +30,16 @@ export function normalizeSchemaUrl(schemaUrl: string): string {
   return schemaUrl;
 }
 
-export function isDefaultSchema(settings: SchemaSettings): boolean {
-  return settings.prefix === DEFAULT_PREFIX && settings.schemaUrl === DEFAULT_SCHEMA_URL;
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**
- * The published schema re-targeted to another deployment of the same format: member names
- * with the fAIr prefix take the given prefix (so do descriptions that name it), and the fAIr
- * identifier becomes schemaUrl.
+ * A rule set's schema (`source`, whose items list `sourceUrl`) re-targeted to another deployment
+ * of the same format: member names with the fAIr prefix take the given prefix (so do
+ * descriptions that name it), and the fAIr identifier becomes schemaUrl.
  */
-export function buildSchema(settings: SchemaSettings): JsonSchema {
+export function buildSchema(source: JsonSchema, sourceUrl: string, settings: SchemaSettings): JsonSchema {
   const renameMember = (name: string) =>
     name.startsWith(DEFAULT_PREFIX) ? settings.prefix + name.slice(DEFAULT_PREFIX.length) : name;
   const prefixPattern = `^${escapeRegExp(DEFAULT_PREFIX)}`;
@@ -51,7 +47,7 @@ export function buildSchema(settings: SchemaSettings): JsonSchema {
     pattern.startsWith(prefixPattern) ? `^${escapeRegExp(settings.prefix)}${pattern.slice(prefixPattern.length)}` : pattern;
 
   const walk = (node: unknown, keyOf: (key: string) => string = (key) => key): unknown => {
-    if (typeof node === "string") return node === DEFAULT_SCHEMA_URL ? settings.schemaUrl : node.replaceAll(DEFAULT_PREFIX, settings.prefix);
+    if (typeof node === "string") return node === sourceUrl ? settings.schemaUrl : node.replaceAll(DEFAULT_PREFIX, settings.prefix);
     if (Array.isArray(node)) return node.map((element) => walk(element));
     if (node === null || typeof node !== "object") return node;
     const out: JsonSchema = {};
@@ -63,12 +59,13 @@ export function buildSchema(settings: SchemaSettings): JsonSchema {
     }
     return out;
   };
-  return walk(publishedSchema) as JsonSchema;
+  return walk(source) as JsonSchema;
 }
 
-/** The prefixed properties the schema defines (fair:metrics_spec, fair:split_spec), under the given prefix. */
-export function definedPrefixedMembers(prefix: string): string[] {
-  return Object.keys(publishedSchema.definitions.properties.properties)
+/** The prefixed properties a rule set's schema defines (fair:metrics_spec, fair:split_spec, ...), under the given prefix. */
+export function definedPrefixedMembers(source: JsonSchema, prefix: string): string[] {
+  const properties = (source as { definitions: { properties: { properties: object } } }).definitions.properties.properties;
+  return Object.keys(properties)
     .filter((name) => name.startsWith(DEFAULT_PREFIX))
     .map((name) => prefix + name.slice(DEFAULT_PREFIX.length));
 }

@@ -9,6 +9,7 @@ const TARGETS: Partial<Record<RuleId, "key" | "parent">> = {
   required: "parent",
   "unknown-prefixed-property": "key",
   "duplicate-key": "key",
+  "fair-hyperparameter-spec": "key",
 };
 
 function place(issue: Issue, span: Span, lineOffset: number): void {
@@ -87,7 +88,7 @@ export function validateParsed(engine: Engine, text: string, value: unknown, lin
     }
   }
   return members.map((member, index) => {
-    const result = engine.finish(found[index]!);
+    const result = engine.finish(found[index]!, engine.judged(member.value));
     locateIssues(result.errors, map, lineOffset);
     locateIssues(result.warnings, map, lineOffset);
     const item: ItemResult = { index, pointer: member.pointer, ...result };

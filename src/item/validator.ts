@@ -4,6 +4,7 @@ import { normalizeSchemaMap } from "../stac/schema-map.js";
 import { Engine, type EngineSettings, type StacCheck } from "./engine.js";
 import { LruCache } from "./lru.js";
 import type { Issue, ItemResult, ValidationResult } from "./issue.js";
+import { isRulesOption, loadRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "./rule-sets.js";
 import {
   buildSchema,
   DEFAULT_PREFIX,
@@ -34,6 +35,16 @@ export interface ValidatorOptions {
   schemaMap?: Readonly<Record<string, string>>;
   /** With stac: also read the extension schemas fetchSchemas downloaded: true for the default folder ($XDG_CACHE_HOME/basemodel/schemas), or a folder. Default false. */
   schemaCache?: boolean | string;
+  /**
+   * fAIr's rule set: "v1.0.0" (the specification's, the default), "v1.0.0-current" (what fAIr
+   * enforces today under the v1.0.0 identifier), "v1.1.0", or "auto" (the set whose identifier
+   * the item lists; v1.0.0 when it lists none). When given, results name the set (`ruleSet`).
+   */
+  rules?: RulesOption;
+  /** Also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters. Default false. */
+  fairChecks?: boolean;
+  /** "fair-ci": stac, rules "v1.0.0-current" and fairChecks, what fAIr's catalogue CI checks today; options given beside it win. */
+  profile?: ProfileName;
 }
 
 export interface TextOptions {
@@ -78,7 +89,26 @@ function shown(value: unknown): string {
   return typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" ? String(value) : JSON.stringify(value) ?? String(value);
 }
 
-const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac", "schemaMap", "schemaCache"]);
+const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac", "schemaMap", "schemaCache", "rules", "fairChecks", "profile"]);
+
+/** The options with the profile's filled in where they say nothing. */
+function withProfile({ profile, ...options }: ValidatorOptions): ValidatorOptions {
+  if (profile === undefined) return options;
+  if (!(PROFILE_NAMES as readonly unknown[]).includes(profile)) throw new TypeError(`profile must be ${PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or ")}; got ${shown(profile)}`);
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return { ...PROFILES[profile], ...given };
+}
+
+/** rules and fairChecks, checked, and the identifier items must list: by default the rule set's own. */
+function ruleSetSettings({ rules, fairChecks = false, schemaUrl }: ValidatorOptions): { rules?: RulesOption; fairChecks: boolean; schemaUrl: string } {
+  if (rules !== undefined && !isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; got ${shown(rules)}`);
+  if (typeof fairChecks !== "boolean") throw new TypeError(`fairChecks must be true or false; got ${shown(fairChecks)}`);
+  if (rules === "auto" && schemaUrl !== undefined && !RULE_SET_URLS.includes(schemaUrl)) {
+    throw new TypeError(`rules "auto" picks the rule set by fAIr's identifiers, so it cannot check another schemaUrl (${shown(schemaUrl)}); name the rule set instead`);
+  }
+  const own = rules === undefined || rules === "auto" ? DEFAULT_SCHEMA_URL : ruleSet(rules).url;
+  return { ...(rules !== undefined && { rules }), fairChecks, schemaUrl: schemaUrl ?? own };
+}
 
 /** Checked, normalised settings; a TypeError says what is wrong with the options. */
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
@@ -87,7 +117,9 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (unknown.length > 0) {
     throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
   }
-  const { prefix = DEFAULT_PREFIX, schemaUrl = DEFAULT_SCHEMA_URL, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false, schemaMap = {}, schemaCache = false } = options;
+  options = withProfile(options);
+  const { schemaUrl, ...ruleSettings } = ruleSetSettings(options);
+  const { prefix = DEFAULT_PREFIX, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false, schemaMap = {}, schemaCache = false } = options;
   if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${shown(strict)}`);
   if (typeof stac !== "boolean") throw new TypeError(`stac must be true or false; got ${shown(stac)}`);
   if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
@@ -101,7 +133,7 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
     throw new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too");
   }
   const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : resolve(schemaCache) };
-  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac, schemaMap: map, ...cache };
+  return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac, schemaMap: map, ...cache, ...ruleSettings };
 }
 
 /** Validators of the last settings the functions of the package's entry point were called with. */
@@ -112,7 +144,7 @@ let defaultValidator: Validator | undefined;
 export function validatorFor(options: ValidatorOptions | undefined, stac: StacCheck): Validator {
   if (options === undefined) return (defaultValidator ??= validatorOf({}, stac));
   const settings = settingsFrom(options);
-  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors, settings.stac, JSON.stringify(settings.schemaMap), settings.schemaCache].join("\n");
+  const key = [settings.prefix, settings.schemaUrl, settings.strict, settings.maxErrors, settings.stac, JSON.stringify(settings.schemaMap), settings.schemaCache, settings.rules, settings.fairChecks].join("\n");
   return validatorsBySettings.get(key, () => validatorWith(settings, stac));
 }
 
@@ -124,20 +156,24 @@ export function validatorOf(options: ValidatorOptions, stac?: StacCheck): Valida
 export function validatorWith(checked: EngineSettings, stac?: StacCheck): Validator {
   const settings = Object.freeze({ ...checked });
   const engine = new Engine(settings, stac);
+  const judge = (value: unknown) => engine.finish(engine.check(value), engine.judged(value));
   const withFile = <T extends object>(result: T, file: string | undefined): T & { file?: string } =>
     file === undefined ? result : { ...result, file };
   return {
     settings,
-    schema: () => buildSchema(settings),
-    validate: (value) => engine.finish(engine.check(value)),
+    schema: () => {
+      const set = ruleSet(engine.ruleSetFor(undefined));
+      return buildSchema(loadRuleSet(set.name).schema, set.url, settings);
+    },
+    validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
     validateDocumentText: (text, { format = "json" } = {}) => {
       if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; got ${shown(format)}`);
       return validateDocument(engine, text, format);
     },
-    isBaseModelItem: (value): value is BaseModelItem => engine.finish(engine.check(value)).valid,
+    isBaseModelItem: (value): value is BaseModelItem => judge(value).valid,
     assertBaseModelItem(value): asserts value is BaseModelItem {
-      const result = engine.finish(engine.check(value));
+      const result = judge(value);
       if (!result.valid) throw new BaseModelItemError(result.errors);
     },
   };

@@ -13,7 +13,7 @@
  * the seed and the shrunk counterexample. Whatever the verdict, --stac never throws, and an item
  * that fails a schema it names is invalid with --stac.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator as CfValidator, type Schema as CfSchema } from "@cfworker/json-schema";
 import fc from "fast-check";
@@ -21,6 +21,7 @@ import { describe, expect, it } from "vitest";
 import { validateItem } from "../../src/index.js";
 import { bundledSchema, compiled } from "../../src/stac/registry.js";
 import { allPaths, get, isObject, set, type Json, type JsonObject } from "../json-edit.js";
+import { jsonFiles, readJson } from "../json-files.js";
 import { fairModelsFolder } from "../requirements.js";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -79,24 +80,6 @@ function vocabulary(url: string): { names: string[]; values: Json[] } {
     if ("const" in node) values.push(node.const!);
   }
   return { names: [...names], values: values.slice(0, 200) };
-}
-
-function jsonFiles(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[];
-  } catch {
-    return [];
-  }
-  return names.filter((name) => name.endsWith(".json") && path.basename(name) !== "expected.json" && path.basename(name) !== "README.json").sort().map((name) => path.join(dir, name));
-}
-
-function readJson(file: string): Json | undefined {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Json;
-  } catch {
-    return undefined; // not JSON text (a syntax or encoding fixture)
-  }
 }
 
 const fixtureItems = ["valid", "warning", "invalid", "stac-invalid"]
