@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { isRulesOption, PROFILE_NAMES, RULES_OPTIONS, type ProfileName, type RulesOption } from "../item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
 
 /** Settings a config file may hold; command-line flags win over them. */
@@ -8,6 +9,9 @@ export interface FileConfig {
   schemaUrl?: string;
   strict?: boolean;
   stac?: boolean;
+  rules?: RulesOption;
+  fairChecks?: boolean;
+  profile?: ProfileName;
   /** Extension schema URL (or URL prefix ending in "/") -> file (or folder), relative to the configuration file. */
   schemaMap?: Record<string, string>;
   maxErrors?: number;
@@ -21,6 +25,9 @@ const CHECKS: Record<keyof FileConfig, (value: unknown) => boolean> = {
   schemaUrl: (value) => typeof value === "string",
   strict: (value) => typeof value === "boolean",
   stac: (value) => typeof value === "boolean",
+  rules: isRulesOption,
+  fairChecks: (value) => typeof value === "boolean",
+  profile: (value) => (PROFILE_NAMES as readonly unknown[]).includes(value),
   schemaMap: (value) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((path) => typeof path === "string"),
   maxErrors: (value) => Number.isInteger(value) && (value as number) >= 1,
   format: (value) => typeof value === "string",
@@ -33,6 +40,9 @@ const EXPECTED: Record<keyof FileConfig, string> = {
   schemaUrl: "a string",
   strict: "true or false",
   stac: "true or false",
+  rules: `one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}`,
+  fairChecks: "true or false",
+  profile: PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or "),
   schemaMap: 'an object of schema URL -> file path (URL prefix ending in "/" -> folder)',
   maxErrors: "a whole number of at least 1",
   format: "a string",

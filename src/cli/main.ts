@@ -5,6 +5,7 @@ import { LOG_LEVELS } from "../server/log.js";
 import type { ServeFlags } from "./serve.js";
 import { corsOrigins } from "./serve-options.js";
 import type { UpdateFlags } from "./update.js";
+import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
 
@@ -53,6 +54,8 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 const prefixOption = () => new Option("--prefix <prefix>", 'service prefix of the item\'s own properties (default "fair:")');
 const schemaUrlOption = () => new Option("--schema-url <url>", "schema identifier items must list in stac_extensions (default: fAIr's v1.0.0)");
+const rulesOption = (choices: readonly string[]) =>
+  new Option("--rules <set>", "fAIr's rule set: v1.0.0 (the specification's, the default), v1.0.0-current (what fAIr enforces today under that identifier), v1.1.0" + (choices.includes("auto") ? ", or auto (the set each item's stac_extensions names)" : "")).choices(choices);
 const configOption = () => new Option("-c, --config <file>", "configuration file (default: nearest basemodel.config.json or package.json \"basemodel\")");
 
 function program(): Command {
@@ -76,6 +79,10 @@ function program(): Command {
     .option("--no-strict", "do not count warnings as errors (overrides the configuration file)")
     .option("--stac", "also check core STAC (by stac_version) and every extension in stac_extensions, offline")
     .option("--no-stac", "do not check core STAC and extensions (overrides the configuration file)")
+    .addOption(rulesOption(RULES_OPTIONS))
+    .option("--fair-checks", "also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters")
+    .option("--no-fair-checks", "do not run fAIr's CI checks (overrides the configuration file or profile)")
+    .addOption(new Option("--profile <name>", "fair-ci: --stac --rules v1.0.0-current --fair-checks, what fAIr's catalogue CI checks today (options given beside it win)").choices(PROFILE_NAMES))
     .option("--schema-map <url=file>", 'with --stac: check the extension whose schema URL is <url> against a local file (repeatable); <url-prefix>/=<folder> maps every URL under the prefix to the same path under the folder', collect)
     .option("--fetch", "with --stac: download the extension schemas that are neither bundled nor mapped, once, into $XDG_CACHE_HOME/basemodel/schemas (default ~/.cache/basemodel/schemas)")
     .option("--offline", "with --stac: use the schemas --fetch downloaded before, and send no request")
@@ -102,16 +109,19 @@ function program(): Command {
 
   cli
     .command("schema")
-    .description("print the JSON Schema of a base model item (with --prefix and --schema-url applied)")
+    .description("print the JSON Schema of a base model item (with --rules, --prefix and --schema-url applied)")
+    .addOption(rulesOption(RULE_SET_NAMES))
     .addOption(prefixOption())
     .addOption(schemaUrlOption())
     .addOption(configOption())
-    .action(async (flags: { prefix?: string; schemaUrl?: string; config?: string }) => {
-      const [{ createValidator }, { loadConfig }] = await Promise.all([import("../index.js"), import("./config.js")]);
+    .action(async (flags: { rules?: RuleSetName; prefix?: string; schemaUrl?: string; config?: string }) => {
+      const [{ createValidator }, { loadConfig }, { chooseRules }] = await Promise.all([import("../index.js"), import("./config.js"), import("./rule-choices.js")]);
       const { config } = loadConfig(process.cwd(), flags.config);
+      // "auto" chooses per item: with no item, the default set's schema.
+      const { rules } = chooseRules(flags, config);
       let schema;
       try {
-        schema = createValidator({ prefix: flags.prefix ?? config.prefix, schemaUrl: flags.schemaUrl ?? config.schemaUrl } as object).schema();
+        schema = createValidator({ rules: rules === "auto" ? undefined : rules, prefix: flags.prefix ?? config.prefix, schemaUrl: flags.schemaUrl ?? config.schemaUrl } as object).schema();
       } catch (error) {
         throw new UsageError((error as Error).message);
       }

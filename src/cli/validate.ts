@@ -1,12 +1,14 @@
 import { appendFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { Issue, ItemResult } from "../item/issue.js";
+import type { ProfileName, RulesOption } from "../item/rule-sets.js";
 import type { DocumentFormat } from "../item/text.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../item/validator.js";
 import { formatNames, loadFormatter } from "../report/index.js";
-import type { FileReport, RunReport } from "../report/types.js";
+import type { FileReport, RuleSetCounts, RunReport } from "../report/types.js";
 import { defaultSchemaCache } from "../stac/cache.js";
 import { loadConfig } from "./config.js";
+import { chooseRules } from "./rule-choices.js";
 import { findFiles } from "./files.js";
 import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
 import { runSchemaMap } from "./schema-map.js";
@@ -17,6 +19,9 @@ export interface ValidateFlags {
   schemaUrl?: string;
   strict?: boolean;
   stac?: boolean;
+  rules?: RulesOption;
+  fairChecks?: boolean;
+  profile?: ProfileName;
   /** --schema-map <url>=<file>, repeatable. */
   schemaMap?: string[];
   fetch?: boolean;
@@ -96,7 +101,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   const formatName = flags.format ?? config.format ?? "text";
   const formatter = await loadFormatter(formatName);
   if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${formatNames.join(", ")}`);
-  const stac = flags.stac ?? config.stac ?? false;
+  const { stac, rules, fairChecks } = chooseRules(flags, config);
   // The STAC layer is loaded only for --stac: without it, validate starts as it did before.
   const stacLayer = stac ? (await import("../stac/index.js")).stacIssues : undefined;
   checkNetworkFlags(flags, stac);
@@ -110,6 +115,8 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
         schemaUrl: flags.schemaUrl ?? config.schemaUrl,
         strict: flags.strict ?? config.strict ?? false,
         stac,
+        rules,
+        fairChecks,
         schemaMap,
         schemaCache,
         maxErrors: flags.maxErrors ?? config.maxErrors,
@@ -186,6 +193,14 @@ function summarise(files: FileReport[], validator: Validator, durationMs: number
       summary.omittedWarnings += item.omittedWarnings ?? 0;
     }
   }
-  const { prefix, schemaUrl, strict, stac } = validator.settings;
-  return { files, summary, settings: { prefix, schemaUrl, strict, stac } };
+  const ruleSets = judgedBy(files);
+  const { prefix, schemaUrl, strict, stac, rules, fairChecks } = validator.settings;
+  return { files, summary: ruleSets === undefined ? summary : { ...summary, ruleSets }, settings: { prefix, schemaUrl, strict, stac, rules, fairChecks } };
+}
+
+/** How many items each rule set judged (items that are not JSON were judged by none). */
+function judgedBy(files: readonly FileReport[]): RuleSetCounts | undefined {
+  const counts: RuleSetCounts = {};
+  for (const file of files) for (const { ruleSet } of file.items) if (ruleSet !== undefined) counts[ruleSet] = (counts[ruleSet] ?? 0) + 1;
+  return Object.keys(counts).length === 0 ? undefined : counts;
 }

@@ -4,7 +4,7 @@
  * annotations of a step).
  */
 import type { Issue, Severity } from "../item/issue.js";
-import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath, ruleSetsText } from "./labels.js";
 import type { FileReport, Formatter, ItemResult, RunReport, RunSummary } from "./types.js";
 
 interface Annotation {
@@ -133,7 +133,8 @@ function countsTable(summary: RunSummary): string {
 
 /** Markdown for $GITHUB_STEP_SUMMARY: the counts, then a table of every problem, cut to fit GitHub's limit. */
 export function formatStepSummary(report: RunReport): string {
-  let markdown = `## basemodel validate\n\n${countsTable(report.summary)}\n`;
+  const ruleSets = ruleSetsText(report.summary);
+  let markdown = `## basemodel validate\n\n${countsTable(report.summary)}\n${ruleSets === undefined ? "" : `Judged by ${cell(ruleSets)}.\n\n`}`;
   const rows = Array.from(problemRows(report));
   if (rows.length === 0) return `${markdown}No problems found.\n`;
   markdown += tableRow(["File", "Line", "Severity", "Rule", "Message"]) + tableRow(["---", "---:", "---", "---", "---"]);

@@ -32,6 +32,7 @@ function itemJson(item: ItemResult) {
     pointer: item.pointer,
     line: item.line,
     id: item.id,
+    ruleSet: item.ruleSet,
     valid: item.valid,
     errors: item.errors.map(issueJson),
     warnings: item.warnings.map(issueJson),
@@ -42,8 +43,8 @@ function itemJson(item: ItemResult) {
 }
 
 function summaryJson(summary: RunSummary) {
-  const { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs } = summary;
-  return { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs };
+  const { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets } = summary;
+  return { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets };
 }
 
 /** The source text is left out: it is only kept for the text format's code frames. */
@@ -57,7 +58,14 @@ export const formatJson: Formatter = (report) => {
   const document = {
     version: REPORT_VERSION,
     tool: { name, version },
-    settings: { prefix: report.settings.prefix, schemaUrl: report.settings.schemaUrl, strict: report.settings.strict, stac: report.settings.stac },
+    settings: {
+      prefix: report.settings.prefix,
+      schemaUrl: report.settings.schemaUrl,
+      strict: report.settings.strict,
+      stac: report.settings.stac,
+      rules: report.settings.rules,
+      fairChecks: report.settings.fairChecks,
+    },
     summary: summaryJson(report.summary),
     files: report.files.map(fileJson),
   };

@@ -78,7 +78,9 @@ function itemCase(file: FileReport, item: ItemResult, name: string): string[] {
   const errors = item.errors.length + (item.omittedErrors ?? 0);
   const failure = item.valid ? [] : [leaf("failure", { message: plural(errors, "error"), type: "basemodel" }, failureText)];
   const warnings = item.warnings.length === 0 ? [] : [leaf("system-out", {}, issueLines(item.warnings))];
-  return parent("testcase", { classname: file.file, name }, [...failure, ...warnings]);
+  // The rule set that judged the item (--rules), as a test case property.
+  const properties = item.ruleSet === undefined ? [] : parent("properties", {}, [leaf("property", { name: "ruleSet", value: item.ruleSet })]);
+  return parent("testcase", { classname: file.file, name }, [...properties, ...failure, ...warnings]);
 }
 
 function readErrorSuite(file: FileReport, readError: string): Suite {

@@ -40,6 +40,14 @@ export function moreIssuesText(item: ValidationResult): string {
   return `… and ${plural(item.omitted, "more issue")}${split} (raise --max-errors)`;
 }
 
+/** "rules v1.0.0", or with several sets "rules v1.0.0 for 2 items, v1.1.0 for 1 item"; undefined when the run named none. */
+export function ruleSetsText(summary: RunSummary): string | undefined {
+  const counts = Object.entries(summary.ruleSets ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (counts.length === 0) return undefined;
+  if (counts.length === 1) return `rules ${counts[0]![0]}`;
+  return `rules ${counts.map(([name, count]) => `${name} for ${plural(count ?? 0, "item")}`).join(", ")}`;
+}
+
 /** Every error and warning found, listed or left out by maxErrors. */
 export function foundCounts(summary: RunSummary): { errors: number; warnings: number } {
   return { errors: summary.errors + summary.omittedErrors, warnings: summary.warnings + summary.omittedWarnings };

@@ -70,7 +70,7 @@ function fingerprint({ file, item, issue }: LocatedIssue): string {
 }
 
 function result(located: LocatedIssue) {
-  const { file, issue } = located;
+  const { file, item, issue } = located;
   return {
     ruleId: issue.rule,
     ruleIndex: ruleIndex.get(issue.rule),
@@ -78,6 +78,8 @@ function result(located: LocatedIssue) {
     message: { text: issueText(issue) },
     locations: [{ physicalLocation: { artifactLocation: artifactLocation(file), region: region(issue) } }],
     partialFingerprints: { [FINGERPRINT_NAME]: fingerprint(located) },
+    // The rule set that judged the item (--rules), in the result's property bag.
+    properties: item.ruleSet === undefined ? undefined : { ruleSet: item.ruleSet },
   };
 }
 

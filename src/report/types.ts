@@ -1,4 +1,5 @@
 import type { Issue, ItemResult } from "../item/issue.js";
+import type { RuleSetName, RulesOption } from "../item/rule-sets.js";
 
 /** Everything `basemodel validate` found in one file. */
 export interface FileReport {
@@ -26,13 +27,17 @@ export interface RunSummary {
   omittedErrors: number;
   omittedWarnings: number;
   durationMs: number;
+  /** How many items each rule set judged; present when the run named rule sets (the CLI always does). */
+  ruleSets?: RuleSetCounts;
 }
+
+export type RuleSetCounts = Partial<Record<RuleSetName, number>>;
 
 export interface RunReport {
   files: FileReport[];
   summary: RunSummary;
   /** The validator settings the run used. */
-  settings: { prefix: string; schemaUrl: string; strict: boolean; stac: boolean };
+  settings: { prefix: string; schemaUrl: string; strict: boolean; stac: boolean; rules?: RulesOption; fairChecks?: boolean };
 }
 
 export interface FormatContext {

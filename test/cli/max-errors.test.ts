@@ -17,9 +17,9 @@ describe("basemodel validate --max-errors: every issue is counted, also those no
     const text = await run();
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("  … and 10 more issues: 8 errors, 2 warnings (raise --max-errors)\n");
-    expect(text.stdout.trimEnd().split("\n").at(-1)).toMatch(/^1 file, 1 item: 0 valid, 1 invalid; 10 errors and 2 warnings, showing 2 \(\d+ ms\)$/);
+    expect(text.stdout.trimEnd().split("\n").at(-1)).toMatch(/^1 file, 1 item: 0 valid, 1 invalid; 10 errors and 2 warnings, showing 2; rules v1.0.0 \(\d+ ms\)$/);
     const all = await basemodel(["validate", "item.json"], { cwd: dir });
-    expect(all.stdout.trimEnd().split("\n").at(-1)).toMatch(/; 10 errors, 2 warnings \(\d+ ms\)$/);
+    expect(all.stdout.trimEnd().split("\n").at(-1)).toMatch(/; 10 errors, 2 warnings; rules v1.0.0 \(\d+ ms\)$/);
   });
 
   it("json: the listed issues, and the ones left out by severity", async () => {

@@ -46,10 +46,10 @@ describe("basemodel validate: a bad configuration file", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr.trimEnd().split("\n")).toEqual([
-      `basemodel: ${config}: unknown setting "strcit"; the settings are prefix, schemaUrl, strict, maxErrors, format, quiet, ignore`,
+      `basemodel: ${config}: unknown setting "strcit"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
       `basemodel: ${config}: "maxErrors" must be a whole number of at least 1; found "ten"`,
       `basemodel: ${config}: "quiet" must be true or false; found "yes"`,
-      `basemodel: ${config}: unknown setting "toString"; the settings are prefix, schemaUrl, strict, maxErrors, format, quiet, ignore`,
+      `basemodel: ${config}: unknown setting "toString"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
     ]);
   });
 });
