@@ -29,6 +29,6 @@ export function corsOrigins(text: string): CorsOrigins {
   return origins;
 }
 
-export function requestOptions(flags: Pick<ServeFlags, "cors" | "strictRequests">): Pick<ServerOptions, "cors" | "strictRequests"> {
-  return { cors: flags.cors, strictRequests: flags.strictRequests === true };
+export function requestOptions(flags: Pick<ServeFlags, "cors" | "strictRequests" | "plainMaxArea">): Pick<ServerOptions, "cors" | "strictRequests" | "plainMaxAreaKm2"> {
+  return { cors: flags.cors, strictRequests: flags.strictRequests === true, plainMaxAreaKm2: flags.plainMaxArea };
 }

@@ -29,6 +29,8 @@ export interface ServeFlags {
   /** Processes answering HTTP requests. */
   processes: number;
   maxArea: number;
+  /** km², for /snapshot/plain/ requests with a geometry. */
+  plainMaxArea: number;
   /** Origins whose web pages may call the server. */
   cors: CorsOrigins;
   strictRequests?: boolean;

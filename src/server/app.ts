@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { schemas, strictSchemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
+import { DEFAULT_PLAIN_MAX_AREA_KM2 } from "../api/snapshot-plain.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { keepSchemaErrors, reportEveryProblem } from "./body-checks.js";
@@ -31,6 +32,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Most features /snapshot/plain/ answers with; more is a 422 that points to /snapshot/. Default 5,000. */
   plainFeatureLimit?: number;
+  /** Largest area in km² of a /snapshot/plain/ body with geometry; larger is a 422. Default 6, as raw-data-api. */
+  plainMaxAreaKm2?: number;
   /** Version shown in the OpenAPI document. */
   version?: string;
   /** Where a line per request and per error goes; default: nowhere. */
@@ -134,7 +137,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.get("/", { schema: { hide: true } }, (_request, reply) => reply.redirect("/docs", 302));
 
   await registerDocs(app, options.version ?? "0.0.0");
-  const context = { store: options.store, plainFeatureLimit: options.plainFeatureLimit ?? DEFAULT_PLAIN_FEATURE_LIMIT };
+  const context: RouteContext = {
+    store: options.store,
+    plainFeatureLimit: options.plainFeatureLimit ?? DEFAULT_PLAIN_FEATURE_LIMIT,
+    plainMaxAreaKm2: options.plainMaxAreaKm2 ?? DEFAULT_PLAIN_MAX_AREA_KM2,
+  };
   for (const prefix of ["/latest", "/v1"]) {
     await app.register(statusRoutes, { prefix, ...context });
     await app.register(snapshotPlainRoutes, { prefix, ...context });
@@ -154,6 +161,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 export interface RouteContext {
   store: FeatureStore;
   plainFeatureLimit: number;
+  plainMaxAreaKm2: number;
 }
 
 export interface ExportsContext extends ExportsOptions {

@@ -23,10 +23,18 @@ const MEMBERS = [
   "bbox", "select", "where", "joinBy", "join_by", "lookIn", "look_in", "geometryType", "area", "tags", "page", "pageSize", "orderBy", "__proto__", "constructor",
   // The Underpass filters, and what the 2024 routes add.
   "hashtag", "dateFrom", "dateTo", "status", "featureType",
+  // The body of /snapshot/plain/ with a geometry, as raw-data-api-py sends it.
+  "geometry", "geometry", "filters", "centroid", "useStWithin", "use_st_within", "outputType", "fileName", "bindZip",
 ];
 const number = fc.oneof(fc.double({ noNaN: false }), fc.integer({ min: -200, max: 200 }), fc.constantFrom(7.42, 43.73, 1e308, -0));
 const ringText = fc.array(fc.tuple(number, number), { maxLength: 8 }).map((pairs) => pairs.map(([x, y]) => `${x} ${y}`).join(", "));
+/** Rings near Monaco, closed or not, crossing themselves or not. */
+const polygon = fc.record({
+  type: fc.constantFrom("Polygon", "MultiPolygon", "Feature", "Point"),
+  coordinates: fc.array(fc.array(fc.tuple(fc.constantFrom(7.42, 7.43, 7.425), fc.constantFrom(43.73, 43.74, 43.735)), { maxLength: 6 }), { maxLength: 2 }),
+});
 const value = fc.oneof(
+  polygon,
   fc.jsonValue({ maxDepth: 3 }),
   fc.array(number, { minLength: 3, maxLength: 5 }),
   ringText,

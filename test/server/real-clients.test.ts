@@ -98,6 +98,48 @@ describe("raw-data-api-py 0.3.0 on the demo town", { timeout: 300_000 }, () => {
     });
   }
 
+  it("P1: the same body to /snapshot/plain/ answers the features the export writes, with its properties", async () => {
+    const body = rawDataApiPy(DEMO_AREA, { filters: BUILDINGS });
+    const plain = await postJson(`${base()}/snapshot/plain/`, body);
+    const collection = await json(plain);
+    expect(plain.status, JSON.stringify(collection).slice(0, 500)).toBe(200);
+    expect(wireValidator("PlainSnapshotResponse")(collection)).toBe(true);
+    expect(collection.type).toBe("FeatureCollection");
+    expect(collection.features.length).toBeGreaterThan(100);
+    for (const feature of collection.features) {
+      expect(Object.keys(feature.properties)).toEqual(["osm_id", "version", "changeset", "timestamp", "tags"]);
+      expect(feature.properties.tags.building).toBeTypeOf("string");
+    }
+    // The export of the same body, bare: the same features with the same properties.
+    const accepted = await json(await postJson(`${base()}/snapshot/`, { ...body, bindZip: false }));
+    const { body: status } = await pollUntilDone(`${base()}${accepted.track_link}`);
+    const exported = await json(await fetch(status.result.download_url));
+    expect(byOsmId(collection.features).map(({ properties, geometry }) => ({ properties, geometry }))).toEqual(
+      byOsmId(exported.features).map(({ properties, geometry }: any) => ({ properties, geometry })),
+    );
+  });
+
+  it("P1 with attributes, centroid, useStWithin and snake_case members: the columns chosen, points inside the area", async () => {
+    const plain = await postJson(`${base()}/snapshot/plain/`, {
+      geometry: DEMO_AREA,
+      filters: { tags: { all_geometry: { join_or: { building: [] } } }, attributes: { all_geometry: ["name", "building"] } },
+      geometry_type: ["polygon"],
+      centroid: true,
+      use_st_within: true,
+      output_type: "geojson",
+    });
+    const collection = await json(plain);
+    expect(plain.status, JSON.stringify(collection).slice(0, 500)).toBe(200);
+    expect(collection.features.length).toBeGreaterThan(100);
+    const [minX, minY, maxX, maxY] = EXAMPLE_BBOX as [number, number, number, number];
+    for (const feature of collection.features) {
+      expect(Object.keys(feature.properties)).toEqual(["osm_id", "name", "building"]);
+      expect(feature.geometry.type).toBe("Point");
+      const [x, y] = feature.geometry.coordinates;
+      expect(x > minX && x < maxX && y > minY && y < maxY, `${x} ${y}`).toBe(true);
+    }
+  });
+
   it("F1: an area of 1.2 million km² with the client's members and one nobody knows is a 422 about the area", async () => {
     const detail = await problemsOf(await postJson(`${base()}/snapshot/`, { ...rawDataApiPy(HUGE), someNewMember: 1 }));
     expect(detail).toEqual([{ loc: ["body", "geometry"], msg: expect.stringMatching(/^the area is 1,23\d,\d{3} km², above the limit of 100,000 km²/), type: "value_error" }]);
@@ -120,6 +162,14 @@ describe("raw-data-api-py 0.3.0 on the demo town", { timeout: 300_000 }, () => {
     expect(detail).toHaveLength(3);
   });
 
+  it("P1 on an area over 6 km² is a 422 saying the limit; the 1.0.16 body still answers", async () => {
+    const detail = await problemsOf(await postJson(`${base()}/snapshot/plain/`, rawDataApiPy(square(1.18, 22.98, 0.03))));
+    expect(detail).toEqual([{ loc: ["body", "geometry"], msg: expect.stringMatching(/^the area is 10\.\d+ km², above the limit of 6 km² for \/snapshot\/plain\/; use POST \/latest\/snapshot\//), type: "value_error" }]);
+    const old = await postJson(`${base()}/snapshot/plain/`, { bbox: [1.1951, 22.9955, 1.2049, 23.0045], select: ["name"], lookIn: ["ways_poly"], geometryType: "polygon", bindZip: true });
+    const collection = await json(old);
+    expect(old.status).toBe(200);
+    expect(Object.keys(collection.features[0].properties)).toEqual(["osm_id", "name"]);
+  });
 });
 
 describe("osm-rawdata 0.4.2 and geomltoolkits: paths without their trailing slash", { timeout: 300_000 }, () => {
@@ -302,6 +352,7 @@ describe("unknown members: ignored on every route, refused with strictRequests",
     ["/report/dataQualityGeo", { fromDate: "2020-01-01T00:00:00", unknownMember: "x" }],
     ["/report/dataQualityTags/csv", { fromDate: "2020-01-01T00:00:00", unknownMember: null }],
     ["/latest/snapshot/plain/", { bbox: [1.1951, 22.9955, 1.2049, 23.0045], where: [{ key: "building", value: [], op: "=" }], unknownMember: {} }],
+    ["/v1/snapshot/plain/", rawDataApiPy(DEMO_AREA, { uuid: false, unknownMember: true })],
     ["/latest/snapshot/", { geometry: { ...DEMO_AREA, bbox: [1.1951, 22.9955, 1.2049, 23.0045] }, filters: { tags: {}, unknownFilter: {} }, unknownMember: 1 }],
   ];
   beforeAll(async () => {
@@ -352,3 +403,23 @@ describe("unknown members: ignored on every route, refused with strictRequests",
   });
 });
 
+describe("/snapshot/plain/ with a geometry on Monaco", () => {
+  it("answers the features the export plan chooses; --plain-max-area sets the limit", async () => {
+    const server = await startServer(await monacoStorePath(), { plainMaxAreaKm2: 0.5 });
+    const body = { geometry: MONACO_AREA, filters: { tags: { point: { amenity: [] }, polygon: { building: [] } } }, geometryType: ["point", "polygon"] };
+    const tooLarge = await server.post("/latest/snapshot/plain/", body);
+    expect(tooLarge.status).toBe(422);
+    expect(tooLarge.body.detail[0].msg).toMatch(/above the limit of 0\.5 km²/);
+    const small = { ...body, geometry: square(MONACO_CENTRE.minX, MONACO_CENTRE.minY, 0.004) };
+    const answer = await server.post("/latest/snapshot/plain/", small);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    const kinds = new Set(answer.body.features.map((feature: any) => feature.geometry.type));
+    expect(kinds.has("Point") && kinds.has("Polygon")).toBe(true);
+    for (const kind of kinds) expect(["Point", "Polygon", "MultiPolygon"]).toContain(kind);
+    for (const feature of answer.body.features) {
+      const { tags } = feature.properties;
+      expect(feature.geometry.type === "Point" ? tags.amenity : tags.building, JSON.stringify(feature.properties)).toBeTypeOf("string");
+      expect(feature.id).toBe(feature.properties.osm_id);
+    }
+  });
+});

@@ -251,7 +251,7 @@ describe("bad snapshot requests are 422s that say what is wrong", () => {
     expect((await reject({ geometry: { type: "Point", coordinates: [7.42, 43.73] } }))[0]!.loc).toEqual(["body", "geometry", "type"]);
   });
 
-  it("an unknown outputType lists the allowed ones; unknown members and bad zooms are refused", async () => {
+  it("an unknown outputType lists the allowed ones; bindZip false with a zipped format, bad zooms and both spellings of a member are refused", async () => {
     expect((await reject({ geometry: SMALL, outputType: "mbtiles" }))[0]!.msg).toContain('"geojson", "shp", "fgb", "gpkg", "kml", "csv"');
     expect((await reject({ geometry: SMALL, outputType: "shp", bindZip: false }))[0]).toMatchObject({ loc: ["body", "bindZip"], type: "value_error" });
     expect((await reject({ geometry: SMALL, minZoom: 5, maxZoom: 2 }))[0]!.loc).toEqual(["body", "maxZoom"]);
