@@ -1,8 +1,8 @@
 /**
  * fAIr's rule sets (--rules) and fAIr's CI checks (--fair-checks) on the project's own fixtures:
  * each file of fixtures/rules/ gives exactly the issues fixtures/rules/expected.json lists for it
- * under each mode, with their severity and their line and column (computed by the script that
- * wrote the files, as it wrote them), and rules "auto" judges each file by the set its identifier
+ * under each mode, with their severity and their line and column (recorded when the fixtures
+ * were written, independently of our parser), and rules "auto" judges each file by the set its identifier
  * names. The three items valid under their own set are listed under the other sets too.
  */
 import { readdirSync, readFileSync } from "node:fs";
