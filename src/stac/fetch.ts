@@ -1,5 +1,5 @@
 /**
- * --fetch (library: fetchSchemas): downloads, into the cache (cache.ts), the extension schemas
+ * --fetch (library: fetchSchemas): downloads, into the cache (cacheFile in sources.ts), the extension schemas
  * items name that basemodel neither bundles nor was given in the schema map, and the documents
  * their $refs point to. Each URL is asked once: what the cache holds is never asked again.
  * This runs before validation, which then reads the cache synchronously (runtime.ts), so that
@@ -12,10 +12,9 @@ import { settingsFrom, type ValidatorOptions } from "../item/validator.js";
 import { isHttpUrl } from "../net/http-url.js";
 import { networkFailure, statusWords } from "../net/failure.js";
 import { isObject } from "./cross-field.js";
-import { cacheFile } from "./cache.js";
 import { referencedDocuments } from "./expand.js";
 import { checkExtensionUrls } from "./extension-urls.js";
-import { SchemaSources, withoutFragment } from "./sources.js";
+import { cacheFile, SchemaSources, withoutFragment } from "./sources.js";
 
 export interface FetchOptions {
   /** How long one download may take, in milliseconds; default 30000. */

@@ -2,13 +2,12 @@
  * Where the JSON document of a schema URL is read from when basemodel compiles it itself (an
  * extension schema that is not bundled, and whatever its $refs point to): the user's schema map
  * first (an exact URL, then the longest URL prefix), then the official files bundled in
- * schema/stac/, then the cache of downloaded schemas. Everything is read synchronously, so that
- * validateItem stays synchronous.
+ * schema/stac/, then the cache of downloaded schemas (--fetch). Everything is read synchronously,
+ * so that validateItem stays synchronous.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheFile } from "./cache.js";
 
 export type Origin = "map" | "bundled" | "cache";
 
@@ -20,6 +19,23 @@ export interface SchemaLocation {
 /** A schema document that cannot be used; the message reads after "cannot be checked: ". */
 export class SchemaProblem extends Error {
   override name = "SchemaProblem";
+}
+
+/**
+ * The file of a schema URL in the download cache, at a path that reads like the URL, so that a
+ * person can see what is there:
+ *
+ *   https://example.com/sar/v1.0.0/schema.json -> <cache>/https/example.com/sar/v1.0.0/schema.json
+ *
+ * The URL's path is already percent-encoded, and URL parsing has resolved its "." and ".."
+ * segments, so no segment can leave the cache folder.
+ */
+export function cacheFile(cache: string, url: string): string {
+  const parsed = new URL(url);
+  const segments = parsed.pathname.split("/").filter((segment) => segment !== "");
+  if (parsed.pathname.endsWith("/") || segments.length === 0) segments.push("index.json");
+  if (parsed.search !== "") segments.push(`${segments.pop()!}${encodeURIComponent(parsed.search)}`);
+  return join(cache, parsed.protocol.slice(0, -1), parsed.host.replace(/:/g, "_"), ...segments);
 }
 
 /** "https://…/schema.json#" (an empty fragment) names the same document as "https://…/schema.json". */
