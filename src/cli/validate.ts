@@ -1,6 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { Issue, ItemResult } from "../item/issue.js";
+import { NDJSON_HINT } from "../item/syntax.js";
 import type { ProfileName, RulesOption } from "../item/rule-sets.js";
 import type { DocumentFormat } from "../item/text.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../item/validator.js";
@@ -80,6 +81,13 @@ function inputReport(file: string, read: ReadResult, validator: Validator): File
   return "error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator);
 }
 
+/** The library's hint for JSON text that holds one document per line, said in the command line's terms. */
+function withNdjsonHint(report: FileReport, fromStdin: boolean): FileReport {
+  const hint = fromStdin ? "pass --stdin-filename items.ndjson to read it as NDJSON" : "name the file .ndjson or .jsonl to read it as NDJSON";
+  for (const issue of report.items[0]?.errors ?? []) if (issue.suggestion === NDJSON_HINT) issue.suggestion = hint;
+  return report;
+}
+
 /** Progress on standard error ("validating 20/800 files") for runs of at least `minimum` on a terminal; silent otherwise. */
 export function progress(io: Io, total: number, doing = "validating", things = "files", minimum = 500): (done: number) => void {
   if (!io.stderr.isTTY || total < minimum) return () => {};
@@ -140,13 +148,13 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   // Loaded only when asked: a plain run sends no request and loads nothing that does.
   const fetchSchemas = flags.fetch && !flags.offline ? (await import("./schema-fetch.js")).schemaFetchStep(validator.settings, io) : undefined;
   const links = flags.checkLinks ? new (await import("./links.js")).LinkStep(flags.linkTimeout === undefined ? {} : { timeoutMs: flags.linkTimeout * 1000 }, io) : undefined;
-  const validateInput = async (file: string, read: ReadResult) => {
+  const validateInput = async (file: string, read: ReadResult, fromStdin = false) => {
     if (fetchSchemas !== undefined && "bytes" in read) await fetchSchemas(read.bytes, formatOf(file));
-    const report = inputReport(file, read, validator);
+    const report = withNdjsonHint(inputReport(file, read, validator), fromStdin);
     if (links !== undefined && "bytes" in read) links.add(report, read.bytes, formatOf(file));
     reports.push(report);
   };
-  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin));
+  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), true);
 
   const tick = progress(io, found.files.length);
   for (const [index, { path, shown }] of found.files.entries()) {

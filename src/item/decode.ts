@@ -63,7 +63,9 @@ export function parseJson(text: string): Parsed {
       return { issue: problem("encoding", "the file is binary (it holds NUL bytes), not JSON text", before.split("\n").length, nul - before.lastIndexOf("\n")) };
     }
     const found = syntaxProblem(text, error as Error);
-    return { issue: problem("json-syntax", `JSON syntax error: ${found.message}`, found.line, found.column) };
+    const issue = problem("json-syntax", `JSON syntax error: ${found.message}`, found.line, found.column);
+    if (found.suggestion !== undefined) issue.suggestion = found.suggestion;
+    return { issue };
   }
 }
 

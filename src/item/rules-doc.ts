@@ -8,6 +8,7 @@ export function rulesMarkdown(): string {
   const rows = rules.map(
     (rule) => `| \`${rule.id}\` | ${rule.severity} | ${cell(rule.summary)} | ${cell(rule.appliesTo)} | ${cell(rule.example)} |`,
   );
+  const details = rules.flatMap((rule) => (rule.details === undefined ? [] : [`### \`${rule.id}\``, "", rule.details, ""]));
   return [
     "# Rules",
     "",
@@ -19,6 +20,7 @@ export function rulesMarkdown(): string {
     "|---|---|---|---|---|",
     ...rows,
     "",
+    ...(details.length > 0 ? ["## How some rules decide", "", ...details] : []),
     ...ruleSetsMarkdown(),
   ].join("\n");
 }

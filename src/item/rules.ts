@@ -10,6 +10,8 @@ export interface Rule {
   appliesTo: string;
   /** A value that breaks the rule, and what the validator says about it. */
   example: string;
+  /** How the rule decides and words what it finds, where a line is not enough (Markdown). */
+  details?: string;
 }
 
 /** The rule catalogue: the source of `basemodel rules`, docs/rules.md and SARIF rule descriptors. */
@@ -19,7 +21,14 @@ export const rules: readonly Rule[] = [
     severity: "error",
     summary: "The text is well-formed JSON.",
     appliesTo: "every file or NDJSON line",
-    example: '`{"type": "Feature",}` -> JSON syntax error: Unexpected token RBrace found.',
+    example: '`{"type": "Feature",}` -> JSON syntax error: trailing comma before `}`; JSON allows no comma after the last member of an object',
+    details:
+      "The first mistake is named in words, where it is: a trailing comma (at the comma); a missing comma or colon (where it belongs, just after the value or member name before it); " +
+      "single quotes; an unquoted member name or text; a comment; NaN and Infinity; Python's True, False and None (with the JSON word meant); " +
+      "numbers JSON does not write (a leading zero, hexadecimal, `.5`, `1.`); a backslash that starts no escape; a tab or line break inside a string; " +
+      "white space JSON does not know (a no-break space); a bracket closed by the other kind; text after the value; " +
+      "and a text that ends early, naming the string, object or array left open and where it opened. " +
+      "Several JSON documents, one per line, get a hint to read the text as NDJSON: `--stdin-filename items.ndjson` for standard input, a `.ndjson` or `.jsonl` name for a file, `format: \"ndjson\"` in the library.",
   },
   {
     id: "encoding",

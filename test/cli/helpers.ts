@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Issue } from "../../src/index.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -63,6 +64,20 @@ export function scratchDir(): string {
   chmodSync(dir, 0o755);
   afterFile(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** Writes a file below `dir`, making its folders; returns `name`, the path to give the CLI run in `dir`. */
+export function writeIn(dir: string, name: string, content: string): string {
+  const path = join(dir, name);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, content);
+  return name;
+}
+
+/** The issues, errors then warnings, of every item of the one file a `--format json` report holds. */
+export function jsonIssues(stdout: string): Issue[] {
+  const report = JSON.parse(stdout) as { files: Array<{ items: Array<{ errors: Issue[]; warnings: Issue[] }> }> };
+  return report.files[0]!.items.flatMap((entry) => [...entry.errors, ...entry.warnings]);
 }
 
 export function itemWithWarningText(): string {

@@ -53,9 +53,9 @@ describe("text format", () => {
     const output = formatText(runReport([fileReport("bad-syntax.json", syntaxErrorText)]), plain);
     expect(lines(output).slice(0, 4)).toEqual([
       "bad-syntax.json",
-      "  bad-syntax.json:1:20  error  json-syntax  JSON syntax error: Unexpected token RBrace found.",
+      "  bad-syntax.json:1:19  error  json-syntax  JSON syntax error: trailing comma before `}`; JSON allows no comma after the last member of an object",
       '    > 1 | {"type": "Feature",}',
-      `        | ${" ".repeat(19)}^`,
+      `        | ${" ".repeat(18)}^`,
     ]);
   });
 
@@ -85,7 +85,7 @@ describe("text format", () => {
     expect(all[member + 1]).toBe('  catalog/collection.json:126:15  error  const  type must be "Feature"; found a string ("x")');
     expect(all).toContain('  line 3 (id "deeplabv3-buildings-tuned")');
     expect(all).toContain("  line 4");
-    expect(all).toContain("  items.ndjson:4:2  error  json-syntax  JSON syntax error: Unexpected character 'o' found.");
+    expect(all).toContain('  items.ndjson:4:2  error  json-syntax  JSON syntax error: the member name oops is not quoted; JSON member names take double quotes (write "oops")');
   });
 
   it("cuts long lines around the issue and keeps the carets aligned", () => {
@@ -122,7 +122,7 @@ describe("text format", () => {
     const output = formatText(report, plain);
     expect(output).not.toContain("\u001b");
     expect(output).toContain("evil\ufffd[2J.json  error  EACCES\n");
-    expect(output).toContain("  escape.json:1:20  error  json-syntax  JSON syntax error: Unexpected character '\\u001b' found.\n");
+    expect(output).toContain("  escape.json:1:20  error  json-syntax  JSON syntax error: unexpected character \\u001b: a member name in double quotes belongs here\n");
     expect(output).toContain('    > 1 | {"type": "Feature",\ufffd[2J}');
   });
 
