@@ -103,11 +103,12 @@ withRealItems.each(MODELS)("real base model item %s", (name) => {
     const result = validateItem(item(), { prefix: "svc:" });
     expect(result.valid).toBe(false);
     expect(keys(result.errors)).toEqual(["required /properties/svc:metrics_spec", "required /properties/svc:split_spec"]);
-    // fair: is just another foreign prefix under svc:, so its members are allowed silently.
+    // fair: is just another foreign prefix under svc:, so its members are allowed silently; but
+    // they are the near misses of the two svc: members missing.
     expect(result.warnings).toEqual([]);
-    expect(result.errors.map((issue) => issue.message).sort()).toEqual([
-      '"svc:metrics_spec" is missing from properties',
-      '"svc:split_spec" is missing from properties',
+    expect(result.errors.map((issue) => `${issue.message} (${issue.suggestion})`).sort()).toEqual([
+      '"svc:metrics_spec" is missing from properties; found "fair:metrics_spec" (did you mean "svc:metrics_spec"?)',
+      '"svc:split_spec" is missing from properties; found "fair:split_spec" (did you mean "svc:split_spec"?)',
     ]);
   });
 

@@ -2,8 +2,9 @@ import { fairCheckIssues } from "../fair/checks.js";
 import { compiledCheck, type CompiledCheck } from "./compile.js";
 import type { Issue, ValidationResult } from "./issue.js";
 import { issuesFromSchemaErrors, type MessageContext } from "./messages.js";
+import { membersDefinedAt } from "./near-miss.js";
 import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName, type RulesOption } from "./rule-sets.js";
-import { definedPrefixedMembers, type SchemaSettings } from "./schema.js";
+import { buildSchema, definedPrefixedMembers, type JsonSchema, type SchemaSettings } from "./schema.js";
 
 export interface EngineSettings extends SchemaSettings {
   /** Every warning counts as an error. */
@@ -58,10 +59,14 @@ export class Engine {
       // With "auto", each set checks its own identifier (settingsFrom refuses another one).
       const schemaUrl = this.settings.rules === "auto" ? set.url : this.settings.schemaUrl;
       const definedPrefixed = definedPrefixedMembers(loadRuleSet(name).schema, this.settings.prefix);
+      const settings = { prefix: this.settings.prefix, schemaUrl };
+      let schema: JsonSchema | undefined;
+      // Made on the first item that misses a member: valid items never pay for it.
+      const membersAt = (pointer: string) => membersDefinedAt((schema ??= buildSchema(loadRuleSet(name).schema, set.url, settings)), pointer);
       judge = {
         name,
-        compiled: compiledCheck(set, { prefix: this.settings.prefix, schemaUrl }),
-        context: { schemaUrl, definedPrefixed, undefinedPrefixed: set.undefinedPrefixed, suggestions: set.suggestions },
+        compiled: compiledCheck(set, settings),
+        context: { schemaUrl, definedPrefixed, undefinedPrefixed: set.undefinedPrefixed, suggestions: set.suggestions, membersAt },
         stacSettings: schemaUrl === this.settings.schemaUrl ? this.settings : { ...this.settings, schemaUrl },
       };
       this.judges.set(name, judge);

@@ -54,7 +54,10 @@ export interface Issue {
   message: string;
   /** What the rule allows (allowed values, a type name, a bound), when there is something to show. */
   expected?: unknown;
-  /** The value found (long values are shortened). */
+  /**
+   * The value found (long values are shortened). For a missing member written under a near miss
+   * of its name, the name written; the issue's position is then that member's.
+   */
   actual?: unknown;
   /** A likely fix, e.g. the closest allowed value. */
   suggestion?: string;

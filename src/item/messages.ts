@@ -1,5 +1,6 @@
 import type { SchemaError } from "./compile.js";
 import type { Issue, RuleId, Severity } from "./issue.js";
+import { claimNearMisses } from "./near-miss.js";
 import { describePointer, joinPointer, valueAt } from "./pointer.js";
 import { ruleById } from "./rules.js";
 import { closest } from "./suggest.js";
@@ -12,6 +13,8 @@ export interface MessageContext {
   undefinedPrefixed: Severity;
   /** The rule set's likely fixes, by "<rule id> <path>", for issues without a suggestion of their own. */
   suggestions: Readonly<Record<string, string>>;
+  /** The members the schema defines for the object at an instance pointer: never taken for misspellings. */
+  membersAt: (pointer: string) => ReadonlySet<string>;
 }
 
 const PREVIEW_LENGTH = 60;
@@ -269,5 +272,7 @@ export function issuesFromSchemaErrors(errors: readonly SchemaError[], data: unk
     if (hint !== undefined && found.suggestion === undefined) found.suggestion = hint;
     issues.push(found);
   }
+  const missing = issues.filter((found) => found.rule === "required");
+  if (missing.length > 0) claimNearMisses(missing, data, context.membersAt);
   return issues;
 }

@@ -51,6 +51,13 @@ export const rules: readonly Rule[] = [
     appliesTo:
       "type, stac_extensions, properties, assets; the 16 required properties; the four split_spec members; pre_/post_processing_function and their format and expression; classification:classes and each class name; metrics_spec names; the four required assets and their href. Rules v1.0.0-current and v1.1.0: providers and each provider's name and roles, assets.checkpoint (not model) with its mlm:artifact_type, the model asset's mlm:artifact_type when it is there, the four hyperparameters training.epochs, training.batch_size, training.learning_rate and inference.confidence_threshold (v1.1.0: only the last); v1.1.0 also fair:category and fair:hyperparameters_spec (with each entry's key and type), no longer mlm:training",
     example: 'properties without "mlm:name" -> "mlm:name" is missing from properties',
+    details:
+      "When the object holds a member whose name is a near miss of the missing one (the same but for letter case, or a few letters off: at most a third of the shorter name, at least one), " +
+      'the error says so, points at the member written and gives its name as `actual`: `"mlm:framwork"` -> `"mlm:framework" is missing from properties; found "mlm:framwork" (did you mean "mlm:framework"?)`; ' +
+      "likewise `modle` for the asset `model`, `stac_extension`, `propertie`, `fair:metric_spec`. " +
+      "Members the schema defines for that object are never taken for near misses (`mlm:input` is no misspelling of a missing `mlm:output`). " +
+      "With `--stac` the near miss is not also reported as a member MLM does not define, and the members core STAC requires get the same (`stac_verison`, `date_time`). " +
+      "A misspelled optional member (`mlm:acelerator`) is not something the base model rules can tell, since they define only the specification's members: with `--stac`, MLM's schema rejects every `mlm:` member it does not define, with the one meant.",
   },
   {
     id: "type",

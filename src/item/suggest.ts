@@ -45,15 +45,19 @@ function boundedDistance(a: string, b: string, limit: number): number {
  */
 export function closest(found: string, candidates: readonly string[], maxDistance?: number): string | undefined {
   if (found.length > LONGEST_WORD) return undefined;
-  const lower = found.toLowerCase();
+  let lower: string | undefined;
   let best: string | undefined;
   let bestDistance = NO_MATCH;
   for (const candidate of candidates) {
     if (candidate.length > LONGEST_WORD) continue;
+    const limit = Math.min(maxDistance ?? Math.max(1, Math.floor(Math.min(found.length, candidate.length) / 3)), bestDistance - 1);
+    // Equal but for case means equal lengths, and close means lengths within the limit: most
+    // candidates (the members of an object, for a missing one) are ruled out before a string is made.
+    if (candidate.length !== found.length && Math.abs(candidate.length - found.length) > limit) continue;
+    lower ??= found.toLowerCase();
     const candidateLower = candidate.toLowerCase();
     if (candidateLower === lower) return candidate;
-    const limit = maxDistance ?? Math.max(1, Math.floor(Math.min(found.length, candidate.length) / 3));
-    const d = boundedDistance(lower, candidateLower, Math.min(limit, bestDistance - 1));
+    const d = boundedDistance(lower, candidateLower, limit);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;

@@ -1,6 +1,7 @@
 import { decodeText, mayHaveDuplicateKeys, parseJson } from "./decode.js";
 import type { Engine } from "./engine.js";
 import type { Issue, ItemResult, RuleId, ValidationResult } from "./issue.js";
+import { nearMissPointer } from "./near-miss.js";
 import { describePointer, joinPointer } from "./pointer.js";
 import { SourceMap, type Span } from "./positions.js";
 import { ruleById } from "./rules.js";
@@ -19,10 +20,15 @@ function place(issue: Issue, span: Span, lineOffset: number): void {
   issue.endColumn = span.endColumn;
 }
 
-/** Gives every issue a position; issues that already have one (syntax, encoding, duplicate keys) keep it. */
+/**
+ * Gives every issue a position; issues that already have one (syntax, encoding, duplicate keys)
+ * keep it. A missing member written under a near miss of its name is shown where it is written.
+ */
 export function locateIssues(issues: readonly Issue[], map: SourceMap, lineOffset = 0): void {
   for (const issue of issues) {
-    if (issue.line === undefined) place(issue, map.locate(issue.path, TARGETS[issue.rule] ?? "value"), lineOffset);
+    if (issue.line !== undefined) continue;
+    const nearMiss = nearMissPointer(issue);
+    place(issue, nearMiss === undefined ? map.locate(issue.path, TARGETS[issue.rule] ?? "value") : map.locate(nearMiss, "key"), lineOffset);
   }
 }
 

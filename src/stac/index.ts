@@ -15,6 +15,7 @@
 import type { EngineSettings } from "../item/engine.js";
 import type { Issue, RuleId } from "../item/issue.js";
 import { issue } from "../item/messages.js";
+import { claimNearMisses, nearMissPointer, NO_MEMBERS } from "../item/near-miss.js";
 import { closest } from "../item/suggest.js";
 import { crossFieldRules, isObject, type JsonObject } from "./cross-field.js";
 import { explainFailures, type Finding, type FindingKind, type Source } from "./explain.js";
@@ -106,14 +107,23 @@ export function stacIssues(value: unknown, base: readonly Issue[], settings: Rea
     findings.push(...undeclaredExtensions(item).map((issue) => ({ issue, kind: "other" as const })));
   }
   const said = new Set(base.map((issue) => `${BASE_KINDS[issue.rule]}\n${issue.path}`));
+  // A member the base rules took for a misspelling (mlm:framwork) is not also a member MLM does not define.
+  for (const issue of base) {
+    const nearMiss = nearMissPointer(issue);
+    if (nearMiss !== undefined) said.add(`member\n${nearMiss}`);
+  }
   const seen = new Set<string>();
   const issues: Issue[] = [];
+  const missing: Issue[] = [];
   for (const { issue, kind } of findings) {
     // One finding of a kind at one place: GeoJSON's Feature and core STAC both list the geometry types.
     const key = kind === "other" ? `${issue.path}\n${issue.message}` : `${kind}\n${issue.path}`;
     if (said.has(`${kind}\n${issue.path}`) || seen.has(key)) continue;
     seen.add(key);
     issues.push(issue);
+    if (kind === "required") missing.push(issue);
   }
+  // The STAC schemas define too many members to list: every member is a candidate near miss.
+  if (missing.length > 0) claimNearMisses(missing, value, () => NO_MEMBERS);
   return issues;
 }
