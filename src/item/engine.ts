@@ -3,6 +3,7 @@ import { compiledCheck, type CompiledCheck } from "./compile.js";
 import type { Issue, ValidationResult } from "./issue.js";
 import { issuesFromSchemaErrors, type MessageContext } from "./messages.js";
 import { membersDefinedAt } from "./near-miss.js";
+import { isStacItem, notABaseModelItem } from "./not-an-item.js";
 import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName, type RulesOption } from "./rule-sets.js";
 import { buildSchema, definedPrefixedMembers, type JsonSchema, type SchemaSettings } from "./schema.js";
 
@@ -87,9 +88,13 @@ export class Engine {
   /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
   check(value: unknown, base = ""): Issue[] {
     const { name, compiled, context, stacSettings } = this.judge(this.ruleSetFor(value));
-    const issues = compiled(value) ? [] : issuesFromSchemaErrors(compiled.errors ?? [], value, context);
-    if (this.settings.fairChecks) issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name));
-    if (this.settings.stac) issues.push(...this.stac!(value, issues, stacSettings));
+    const valid = compiled(value);
+    // Something else altogether (a dataset item, a package.json): one issue says so, not one per member it lacks.
+    const other = valid ? undefined : notABaseModelItem(value, context);
+    const issues = valid ? [] : other ? [other] : issuesFromSchemaErrors(compiled.errors ?? [], value, context);
+    if (this.settings.fairChecks && other === undefined) issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name));
+    // A STAC Item that describes no model is still one: --stac checks it as such.
+    if (this.settings.stac && (other === undefined || isStacItem(value))) issues.push(...this.stac!(value, issues, stacSettings));
     if (base !== "") for (const issue of issues) issue.path = base + issue.path;
     return issues;
   }

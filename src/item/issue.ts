@@ -14,6 +14,7 @@ export type RuleId =
   | "exclusive-range"
   | "schema-url"
   | "unknown-prefixed-property"
+  | "not-a-base-model-item"
   // rule sets v1.0.0-current and v1.1.0
   | "range"
   | "max-items"

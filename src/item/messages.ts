@@ -127,6 +127,11 @@ export function suggestionFor(found: unknown, allowed: readonly unknown[]): stri
   return match === undefined ? undefined : `did you mean ${JSON.stringify(match)}?`;
 }
 
+/** The entry of stac_extensions that is a near miss of the schema identifier (a version or scheme typo), if any. */
+export function schemaUrlNearMiss(listed: readonly string[], schemaUrl: string): string | undefined {
+  return closest(schemaUrl, listed, 3);
+}
+
 export function issue(rule: RuleId, path: string, message: string, extra: Partial<Issue> = {}): Issue {
   const result: Issue = { rule, severity: ruleById(rule).severity, path, message };
   if ("expected" in extra) result.expected = extra.expected;
@@ -217,7 +222,7 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
       const listed = Array.isArray(value) ? value.slice(0, 50).filter((entry): entry is string => typeof entry === "string") : [];
       // Only a near-identical identifier (a version or scheme typo) is worth a "replace": another
       // schema's identifier (the dataset schema, say) means the item is not a base model item at all.
-      const near = closest(context.schemaUrl, listed, 3);
+      const near = schemaUrlNearMiss(listed, context.schemaUrl);
       const suggestion =
         near === undefined
           ? `add ${JSON.stringify(context.schemaUrl)} to stac_extensions`

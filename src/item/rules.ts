@@ -121,6 +121,24 @@ export const rules: readonly Rule[] = [
       '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
   },
   {
+    id: "not-a-base-model-item",
+    severity: "error",
+    summary:
+      "The object is meant to be a base model item; one that shows no sign of it (see below) gets this one issue instead of an error per member it lacks.",
+    appliesTo: "every object validated as an item",
+    details:
+      "An object is taken for a base model item, and gets every error in detail however many members it lacks, when it shows any sign of being one: " +
+      "its stac_extensions lists the base model schema identifier or a near miss of it (a version or scheme typo), " +
+      "or it has a member named `mlm:...` or one the schema defines with the service prefix (`fair:metrics_spec`, `fair:split_spec`) at its top level, in properties, in assets or in one of its assets. " +
+      "An object with none of these gets this one error, which says what it looks like: a fAIr dataset item (its stac_extensions lists a `.../dataset/schema.json`), " +
+      "a STAC Collection or Catalog, a STAC Item or GeoJSON Feature that describes no model, a JSON Schema, an npm package.json, an empty object, or else its first members; " +
+      "`--fair-checks` does not look at it either, and `--stac` checks it only when it is a STAC Item (a Feature with a stac_version). " +
+      "A GeoJSON FeatureCollection is never an item: a file's features are validated one by one, and when none of them is meant as an item the file gets this one error instead of one per feature. " +
+      "A value that is not an object at all is a `type` error.",
+    example:
+      'a fAIr dataset item -> not a base model item: found a dataset item (its stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json"); a base model item is a STAC Item whose stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json" and whose properties describe a model with mlm: members',
+  },
+  {
     id: "range",
     severity: "error",
     summary: "Rules v1.0.0-current and v1.1.0: a number lies within its bounds (bounds included).",

@@ -2,6 +2,7 @@ import { decodeText, mayHaveDuplicateKeys, parseJson } from "./decode.js";
 import type { Engine } from "./engine.js";
 import type { Issue, ItemResult, RuleId, ValidationResult } from "./issue.js";
 import { nearMissPointer } from "./near-miss.js";
+import { isNotAnItem } from "./not-an-item.js";
 import { describePointer, joinPointer } from "./pointer.js";
 import { SourceMap, type Span } from "./positions.js";
 import { ruleById } from "./rules.js";
@@ -82,8 +83,13 @@ function ndjsonLines(text: string): Array<[line: string, index: number]> {
  * something was found. `lineOffset` shifts lines (an NDJSON line's place in its file).
  */
 export function validateParsed(engine: Engine, text: string, value: unknown, lineOffset: number, splitCollections: boolean): ItemResult[] {
-  const members = membersOf(value, splitCollections);
-  const found = members.map((member) => engine.check(member.value, member.pointer));
+  let members = membersOf(value, splitCollections);
+  let found = members.map((member) => engine.check(member.value, member.pointer));
+  // Features none of which is an item (a GeoJSON file of buildings): one issue for the file, not one per feature.
+  if (members[0]?.pointer !== "" && found.length > 0 && found.every(isNotAnItem)) {
+    members = [{ value, pointer: "" }];
+    found = [engine.check(value)];
+  }
   // A maybe is settled here: the position parse lists the members actually written twice.
   const maybeDuplicates = mayHaveDuplicateKeys(text, value);
   const map = SourceMap.of(text, !maybeDuplicates);
