@@ -11,11 +11,11 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { AreaStats } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
 import { prepareArea, type PreparedArea } from "../geometry/geos.js";
-import { tableMatches } from "../query/find.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { areaStats } from "./area-stats.js";
 import { sanitizeFileName } from "./file-name.js";
 import { createWriter, type ExportWriter } from "./index.js";
+import { planMatches } from "./matches.js";
 import { planExport, type ExportPlan } from "./plan.js";
 import { downloadPath, removeEmptyTaskFolders, taskFolders } from "./published.js";
 import { flagOf, type ExportParams } from "./request.js";
@@ -166,13 +166,11 @@ async function writeMatches(
     if (percent !== lastPercent) options.onProgress?.((lastPercent = percent));
   };
   let features = 0;
-  for (const { part, table } of queries) {
-    for await (const { feature } of tableMatches(data, { area, relation: plan.relation, tags: part.tags, geometry: part.kind }, table, "id", onCandidate)) {
-      await writer.write({ geometry: plan.geometry(feature), properties: part.properties(feature) });
-      if (++features % FEATURES_PER_TURN === 0) {
-        await yieldToEventLoop();
-        options.signal?.throwIfAborted();
-      }
+  for await (const feature of planMatches(data, area, plan, onCandidate)) {
+    await writer.write(feature);
+    if (++features % FEATURES_PER_TURN === 0) {
+      await yieldToEventLoop();
+      options.signal?.throwIfAborted();
     }
   }
   return { files: await writer.finish(), features };
