@@ -35,3 +35,24 @@ export function fairModelsFolder(): string | undefined {
   missing(`fAIr's real items (AGPL data, not part of the project) not found at ${FAIR_MODELS}; these tests run where they are`);
   return undefined;
 }
+
+const START_SERVICES = 'install the Debian packages postgresql-15-postgis-3, osm2pgsql and redis-server, then run `eval "$(scripts/test-services start)"`';
+
+/**
+ * A PostgreSQL database with PostGIS to copy fresh databases from (test/services.ts), as
+ * scripts/test-services starts it (its URL in BASEMODEL_TEST_POSTGRES).
+ */
+export function postgresTemplateUrl(): string | undefined {
+  const url = process.env.BASEMODEL_TEST_POSTGRES;
+  if (url) return url;
+  missing(`BASEMODEL_TEST_POSTGRES is not set; ${START_SERVICES} to run these tests`);
+  return undefined;
+}
+
+/** A Redis server for the BullMQ queue's tests, as scripts/test-services starts it (BASEMODEL_TEST_REDIS). */
+export function redisUrl(): string | undefined {
+  const url = process.env.BASEMODEL_TEST_REDIS;
+  if (url) return url;
+  missing(`BASEMODEL_TEST_REDIS is not set; ${START_SERVICES} to run these tests`);
+  return undefined;
+}
