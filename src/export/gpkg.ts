@@ -6,7 +6,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { geometryBBox, type BBox, type Geometry } from "../store/geojson.js";
+import { emptyBBox, extendBBox, geometryBBox, type BBox, type Geometry } from "../store/geojson.js";
 import { guard } from "./lifecycle.js";
 import { uniqueNames } from "./names.js";
 import type { ExportOptions, ExportWriter } from "./types.js";
@@ -67,7 +67,7 @@ export async function createGpkgWriter(directory: string, baseName: string, opti
     Infinity,
     ["fid", "geom"],
   );
-  const extent: BBox = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const extent = emptyBBox();
   db.pragma(`application_id = ${GPKG_APPLICATION_ID}`);
   db.pragma(`user_version = ${GPKG_VERSION}`);
   db.exec(SCHEMA);
@@ -82,10 +82,7 @@ export async function createGpkgWriter(directory: string, baseName: string, opti
   return guard({
     write({ geometry, properties }) {
       const box = geometryBBox(geometry);
-      extent.minX = Math.min(extent.minX, box.minX);
-      extent.minY = Math.min(extent.minY, box.minY);
-      extent.maxX = Math.max(extent.maxX, box.maxX);
-      extent.maxY = Math.max(extent.maxY, box.maxY);
+      extendBBox(extent, box);
       insert.run(gpkgGeometry(geometry, box), ...options.columns.map((column) => properties[column.name] ?? null));
     },
     async finish() {

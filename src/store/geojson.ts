@@ -16,9 +16,22 @@ export interface BBox {
   maxY: number;
 }
 
+/** A box that holds nothing yet: extending it by a box gives that box. */
+export function emptyBBox(): BBox {
+  return { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+}
+
+/** Grows `target` in place to hold `box` too. */
+export function extendBBox(target: BBox, box: BBox): void {
+  target.minX = Math.min(target.minX, box.minX);
+  target.minY = Math.min(target.minY, box.minY);
+  target.maxX = Math.max(target.maxX, box.maxX);
+  target.maxY = Math.max(target.maxY, box.maxY);
+}
+
 /** The bounding box of every position of a geometry. */
 export function geometryBBox(geometry: Geometry): BBox {
-  const box: BBox = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const box = emptyBBox();
   const extend = ([x, y]: Position): void => {
     if (x < box.minX) box.minX = x;
     if (x > box.maxX) box.maxX = x;

@@ -7,7 +7,7 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { geometryBBox, type BBox } from "../../store/geojson.js";
+import { emptyBBox, extendBBox, geometryBBox, type BBox } from "../../store/geojson.js";
 import { FileSink } from "../file-sink.js";
 import { guard } from "../lifecycle.js";
 import { uniqueNames } from "../names.js";
@@ -51,7 +51,7 @@ export async function createShapefileWriter(
       shp: await FileSink.create(`${base}.shp`),
       shx: await FileSink.create(`${base}.shx`),
       dbf: await DbfSpool.create(fields, `${base}.dbf.spool`),
-      box: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity },
+      box: emptyBBox(),
       records: 0,
     };
     const placeholder = Buffer.alloc(HEADER_BYTES);
@@ -94,10 +94,7 @@ export async function createShapefileWriter(
       await layer.shp.append(recordHeader);
       await layer.shp.append(content);
       await layer.shx.append(index);
-      layer.box.minX = Math.min(layer.box.minX, box.minX);
-      layer.box.minY = Math.min(layer.box.minY, box.minY);
-      layer.box.maxX = Math.max(layer.box.maxX, box.maxX);
-      layer.box.maxY = Math.max(layer.box.maxY, box.maxY);
+      extendBBox(layer.box, box);
     },
     async finish() {
       const files: string[] = [];
