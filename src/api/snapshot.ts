@@ -5,7 +5,7 @@
  * includeUserMetadata, a Feature as the area, join_or/join_and filters); answers carry every
  * member in both spellings (docs/decisions.md), so that clients written against either work.
  */
-import { BARE_FORMATS, EXPORT_FORMATS } from "../export/types.js";
+import { BARE_FORMATS_TEXT, EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";
 import { EXAMPLE_POLYGON } from "./examples.js";
 import type { Geometry } from "./feature-collection.js";
@@ -153,7 +153,7 @@ export const snapshotParamsSchema = {
     countryExport: { type: "boolean", default: false, description: "Accepted for compatibility; the export is always by exact geometry" },
     minZoom: { type: "integer", minimum: 0, maximum: 22, description: "Accepted for compatibility (mbtiles only in the real service)" },
     maxZoom: { type: "integer", minimum: 0, maximum: 22, description: "Accepted for compatibility; must not be below minZoom" },
-    bindZip: flag(true, `true: the files in a zip with the clipping boundary and a Readme; false: the bare file, for ${BARE_FORMATS.join(" and ")} exports only`),
+    bindZip: flag(true, `true: the files in a zip with the clipping boundary and a Readme; false: the bare file, for ${BARE_FORMATS_TEXT} exports only`),
     centroid: flag(false, "Each feature's centroid (PostGIS's ST_Centroid) instead of its geometry; features are still chosen by their geometry"),
     useStWithin: flag(false, "true: only the features that lie within the area (ST_Within), none that cross its edge; false: every feature that intersects it"),
     uuid: flag(true, "false: file names without the task id; the file is then in a folder of its own, /exports/<task_id>/<fileName>_<outputType>.<ext>"),

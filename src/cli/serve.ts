@@ -47,7 +47,7 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf"];
+const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"];
 
 /** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;

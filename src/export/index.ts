@@ -1,7 +1,8 @@
 /**
  * The export writers: `createWriter(format, ...)` returns the one writer interface for every
  * format. No GDAL at run time; each format is the project's own streaming writer, except
- * FlatGeobuf, which uses the `flatgeobuf` package's encoders (an optional peer dependency).
+ * FlatGeobuf and GeoParquet, which use the `flatgeobuf` and `hyparquet-writer` packages'
+ * encoders (optional peer dependencies).
  */
 import { createCsvWriter } from "./csv.js";
 import { createGeoJsonWriter } from "./geojson.js";
@@ -21,8 +22,9 @@ const FACTORIES: Record<ExportFormat, Factory> = {
   kml: createKmlWriter,
   shp: createShapefileWriter,
   gpkg: createGpkgWriter,
-  // Loaded on demand: flatgeobuf is optional and only FlatGeobuf exports need it.
+  // Loaded on demand: their packages are optional and only their own exports need them.
   fgb: async (...args) => (await import("./fgb.js")).createFgbWriter(...args),
+  parquet: async (...args) => (await import("./parquet.js")).createParquetWriter(...args),
 };
 
 /**

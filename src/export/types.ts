@@ -4,17 +4,20 @@
  */
 import type { Geometry } from "../store/geojson.js";
 
-export const EXPORT_FORMATS = ["geojson", "shp", "fgb", "gpkg", "kml", "csv"] as const;
+export const EXPORT_FORMATS = ["geojson", "shp", "fgb", "gpkg", "kml", "csv", "parquet"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
- * The formats whose export is one file a client can read as it downloads (raw-data-api's
- * "streamable" ones): only these can be served bare, without the zip (bindZip false).
+ * The formats whose export is one file a client can read as it downloads, or by ranges
+ * (raw-data-api's "streamable", cloud-optimised ones): only these can be served bare, without
+ * the zip (bindZip false).
  */
-export const BARE_FORMATS: readonly ExportFormat[] = ["geojson", "fgb"];
+export const BARE_FORMATS: readonly ExportFormat[] = ["geojson", "fgb", "parquet"];
+/** "geojson, fgb, and parquet": for messages and docs. */
+export const BARE_FORMATS_TEXT = new Intl.ListFormat("en").format(BARE_FORMATS);
 
 /**
- * One attribute of the export. The type matters to the formats with a schema (shp, gpkg, fgb):
+ * One attribute of the export. The type matters to the formats with a schema (shp, gpkg, fgb, parquet):
  * osm_id is an "integer" (ids beyond 2^31 must survive), tags are "text". A "json" value is JSON
  * text: GeoJSON nests it as a value, the other formats write the text.
  */

@@ -107,7 +107,8 @@ describe("writer lifecycle", () => {
     expect(readdirSync(directory).length).toBe(files.length);
   });
 
-  it.skipIf(!hasGdal).each(EXPORT_FORMATS)("%s: an export without features is still a readable file", async (format) => {
+  // GeoParquet's empty export is read by DuckDB in parquet.test.ts: Debian's GDAL has no Parquet driver.
+  it.skipIf(!hasGdal).each(EXPORT_FORMATS.filter((format) => format !== "parquet"))("%s: an export without features is still a readable file", async (format) => {
     const directory = fresh();
     const writer = await createWriter(format, directory, "Export", { columns: COLUMNS });
     const files = await writer.finish();

@@ -252,7 +252,7 @@ describe("bad snapshot requests are 422s that say what is wrong", () => {
   });
 
   it("an unknown outputType lists the allowed ones; bindZip false with a zipped format, bad zooms and both spellings of a member are refused", async () => {
-    expect((await reject({ geometry: SMALL, outputType: "mbtiles" }))[0]!.msg).toContain('"geojson", "shp", "fgb", "gpkg", "kml", "csv"');
+    expect((await reject({ geometry: SMALL, outputType: "mbtiles" }))[0]!.msg).toContain('"geojson", "shp", "fgb", "gpkg", "kml", "csv", "parquet"');
     expect((await reject({ geometry: SMALL, outputType: "shp", bindZip: false }))[0]).toMatchObject({ loc: ["body", "bindZip"], type: "value_error" });
     expect((await reject({ geometry: SMALL, minZoom: 5, maxZoom: 2 }))[0]!.loc).toEqual(["body", "maxZoom"]);
     expect((await reject({ geometry: SMALL, output_type: "shp", outputType: "shp" }))[0]!.type).toBe("duplicate_alias");

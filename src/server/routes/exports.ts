@@ -53,10 +53,10 @@ export const exportRoutes: FastifyPluginAsync<ExportsContext> = async (app, cont
       schema: {
         tags: ["raw data export"],
         summary: "Download a finished export",
-        description: "The file a finished task's downloadUrl names: the zip, or the bare GeoJSON or FlatGeobuf file of an export with bindZip false. Range requests resume a download.",
+        description: "The file a finished task's downloadUrl names: the zip, or the bare GeoJSON, FlatGeobuf or GeoParquet file of an export with bindZip false. Range requests resume a download.",
         params: {
           type: "object",
-          properties: { file: { type: "string", description: "`<fileName>_<outputType>_uid_<task_id>.<zip|geojson|fgb>`, as downloadUrl names it" } },
+          properties: { file: { type: "string", description: "`<fileName>_<outputType>_uid_<task_id>.<zip|geojson|fgb|parquet>`, as downloadUrl names it" } },
         },
         response: answers,
       },
@@ -74,7 +74,7 @@ export const exportRoutes: FastifyPluginAsync<ExportsContext> = async (app, cont
           type: "object",
           properties: {
             task: { type: "string", description: "The task id" },
-            file: { type: "string", description: "`<fileName>_<outputType>.<zip|geojson|fgb>`" },
+            file: { type: "string", description: "`<fileName>_<outputType>.<zip|geojson|fgb|parquet>`" },
           },
         },
         response: answers,

@@ -7,7 +7,7 @@ import { MAX_LIST_ITEMS } from "../../api/limits.js";
 import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
 import { attributeKeys, isJoined } from "../../export/plan.js";
 import { exportParams } from "../../export/request.js";
-import { BARE_FORMATS } from "../../export/types.js";
+import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../../export/types.js";
 import { QueueFull } from "../../tasks/queue.js";
 import type { ValidationError } from "../../api/errors.js";
 import type { ExportsContext } from "../app.js";
@@ -58,7 +58,7 @@ function mixedTagFilters(params: Pick<SnapshotParams, "filters">, refused: Refus
 function bareFormatProblems(params: SnapshotParams, refused: Refused): ValidationError[] {
   const outputType = params.outputType ?? "geojson";
   if (refused(["body", "bindZip"]) || refused(["body", "outputType"]) || !isFalse(params.bindZip) || BARE_FORMATS.includes(outputType)) return [];
-  const msg = `"bindZip" false serves the export as one bare file, which only ${BARE_FORMATS.join(" and ")} exports are (raw-data-api streams those alone); a ${outputType} export comes zipped: leave bindZip true`;
+  const msg = `"bindZip" false serves the export as one bare file, which only ${BARE_FORMATS_TEXT} exports are (raw-data-api streams those alone); a ${outputType} export comes zipped: leave bindZip true`;
   return [{ loc: ["body", "bindZip"], msg, type: "value_error" }];
 }
 
