@@ -12,12 +12,12 @@ export async function* planMatches(
   store: Pick<FeatureStore, "candidates">,
   area: AreaFilter,
   plan: ExportPlan,
-  onCandidate?: () => void,
+  onRead?: () => void,
 ): AsyncGenerator<ExportFeature> {
   for (const part of plan.parts) {
     for (const table of part.tables) {
       const query = { area, relation: plan.relation, tags: part.tags, geometry: part.kind };
-      for await (const { feature } of tableMatches(store, query, table, "id", onCandidate)) yield { geometry: plan.geometry(feature), properties: part.properties(feature) };
+      for await (const { feature } of tableMatches(store, query, table, { onRead })) yield { geometry: plan.geometry(feature), properties: part.properties(feature) };
     }
   }
 }

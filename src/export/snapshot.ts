@@ -156,17 +156,17 @@ async function writeMatches(
   options: SnapshotOptions,
 ): Promise<{ files: string[]; features: number }> {
   const queries = plan.parts.flatMap((part) => part.tables.map((table) => ({ part, table })));
-  const counts = await Promise.all(queries.map(({ part, table }) => data.countCandidates(table, area.bbox, { tags: part.tags })));
+  const counts = await Promise.all(queries.map(({ part, table }) => data.countCandidates(table, area, { tags: part.tags, relation: plan.relation, geometry: part.kind })));
   const total = counts.reduce((sum, count) => sum + count, 0);
   let read = 0;
   let lastPercent = -1;
-  const onCandidate = () => {
+  const onRead = () => {
     read++;
     const percent = total === 0 ? WRITING_SHARE : Math.floor((read / total) * WRITING_SHARE);
     if (percent !== lastPercent) options.onProgress?.((lastPercent = percent));
   };
   let features = 0;
-  for await (const feature of planMatches(data, area, plan, onCandidate)) {
+  for await (const feature of planMatches(data, area, plan, onRead)) {
     await writer.write(feature);
     if (++features % FEATURES_PER_TURN === 0) {
       await yieldToEventLoop();

@@ -376,7 +376,7 @@ export async function prepareArea(polygon: PolygonalGeometry): Promise<PreparedA
     throw error;
   }
   const bbox = geometryBBox(polygon);
-  return new GeosArea({ geos, geometry, prepared }, bbox, isBoxShaped(polygon, bbox));
+  return new GeosArea({ geos, geometry, prepared }, polygon, bbox, isBoxShaped(polygon, bbox));
 }
 
 class GeosArea implements PreparedArea {
@@ -384,6 +384,7 @@ class GeosArea implements PreparedArea {
 
   constructor(
     handles: AreaHandles,
+    readonly geometry: PolygonalGeometry,
     readonly bbox: BBox,
     /** The area is its bounding box: a box is inside it when it is inside the bounding box. */
     private readonly boxShaped: boolean,

@@ -25,8 +25,13 @@ export function isTagGroup(condition: TagCondition | TagFilter): condition is Ta
   return "conditions" in condition;
 }
 
-/** The area a query is restricted to: its bounding box for the index, and the exact test. */
+/**
+ * The area a query is restricted to, as data for a store that tests it in its own query
+ * (`geometry`, `bbox`), and as the exact test for a store that tests its candidates in process.
+ */
 export interface AreaFilter {
+  /** The area itself (WGS84); null for everywhere. */
+  geometry: Extract<Geometry, { type: "Polygon" | "MultiPolygon" }> | null;
   bbox: BBox;
   /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
   intersects(geometry: Geometry): boolean;

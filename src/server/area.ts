@@ -3,18 +3,10 @@ import type { ValidationError } from "../api/errors.js";
 import { prepareArea } from "../geometry/geos.js";
 import { parseAreaRing, AreaSyntaxError } from "../geometry/ring.js";
 import { polygonProblems } from "../geometry/validity.js";
+import { EVERYWHERE } from "../query/everywhere.js";
 import type { AreaFilter } from "../query/types.js";
 import type { Geometry } from "../store/geojson.js";
 import { problem, RequestProblem } from "./problems.js";
-
-/** Everywhere: no index restriction and no exact test to pay for. */
-export const EVERYWHERE: AreaFilter = {
-  bbox: { minX: -180, minY: -90, maxX: 180, maxY: 90 },
-  intersects: () => true,
-  containsBox: () => true,
-  within: () => true,
-  interiorContainsBox: () => true,
-};
 
 async function prepared(polygon: Geometry & { type: "Polygon" | "MultiPolygon" }, loc: Array<string | number>): Promise<AreaFilter> {
   const problems = await polygonProblems(polygon);

@@ -3,7 +3,7 @@
  * must provide the same: the importer and the server only ever talk to this interface.
  */
 import type { OsmMember } from "../osm/types.js";
-import type { AreaFilter, TagFilter } from "../query/types.js";
+import type { AreaFilter, GeometryKind, SpatialRelation, TagFilter } from "../query/types.js";
 import type { BBox, Geometry } from "./geojson.js";
 
 /** The four tables of HOT's raw-data schema. */
@@ -189,6 +189,10 @@ export interface ChangesetFilter {
 }
 
 export interface CandidateOptions {
+  /** How a feature must lie in the area (default "intersects"). */
+  relation?: SpatialRelation | undefined;
+  /** Only this kind of geometry. */
+  geometry?: GeometryKind | undefined;
   tags?: TagFilter | undefined;
   /** Filters on the feature's changeset and data quality (see ChangesetFilter). */
   changesets?: ChangesetFilter | undefined;
@@ -198,7 +202,14 @@ export interface CandidateOptions {
   annotated?: boolean;
   /** "id" (the default): osm_id ascending. "newest": timestamp descending, features without one last, then osm_id descending. */
   order?: "id" | "newest";
+  /** The caller reads no more than this many matches: a store may stop its query there. */
+  limit?: number | undefined;
+  /** Called for every row the store reads for the query, matching or not: what countCandidates() counts (for progress). */
+  onRead?: (() => void) | undefined;
 }
+
+/** The options countCandidates() takes: those that decide which rows a query reads. */
+export type CountOptions = Pick<CandidateOptions, "relation" | "geometry" | "tags" | "changesets" | "status">;
 
 /** Which data quality findings a report covers. */
 export interface FindingFilter {
@@ -269,16 +280,21 @@ export interface FeatureStore {
   writer(): FeatureWriter;
   /** Starts applying a change; one at a time, and not beside a writer. */
   update(): StoreUpdate;
-  /** Rows whose geometry's bounding box intersects `bbox` (a candidate set: callers test exact geometry). */
+  /** Rows whose geometry's bounding box intersects `bbox`, by osm_id. */
   queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]>;
   /**
-   * The same candidates, restricted by `options.tags` and streamed in `options.order`. Asynchronous
-   * so that a server-backed store can stream from a cursor; stopping early (break, return())
-   * releases the query.
+   * The features of `table` that lie in `area` as `options.relation` says (exact geometry),
+   * restricted by the other options and streamed in `options.order`. The area reaches the store
+   * as data, so that a database can test it in its query and stop at `options.limit`.
+   * Asynchronous so that a server-backed store can stream from a cursor; stopping early (break,
+   * return()) releases the query.
    */
-  candidates(table: FeatureTable, bbox: BBox, options?: CandidateOptions): AsyncIterable<OsmFeature>;
-  /** How many candidates `candidates()` would stream, without reading them (for progress). */
-  countCandidates(table: FeatureTable, bbox: BBox, options?: Pick<CandidateOptions, "tags" | "changesets" | "status">): Promise<number>;
+  candidates(table: FeatureTable, area: AreaFilter, options?: CandidateOptions): AsyncIterable<OsmFeature>;
+  /**
+   * How many rows candidates() would read (call `onRead` for) without a limit, without reading
+   * them: the matches, or more where the store tests the area on rows its index found (for progress).
+   */
+  countCandidates(table: FeatureTable, area: AreaFilter, options?: CountOptions): Promise<number>;
   /**
    * One page of the findings `filter` selects, newest first: timestamp descending (none last),
    * then osm_id, table, status and source ascending.

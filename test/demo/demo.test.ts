@@ -12,8 +12,8 @@ import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { positions } from "../geojson.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import type { FeatureTable, OsmFeature } from "../../src/store/store.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
 
-const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 const dir = mkdtempSync(join(tmpdir(), "basemodel-demo-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   try {
     for (const table of FEATURE_TABLES) {
       features[table] = [];
-      for await (const feature of store.candidates(table, WORLD, { annotated: true })) features[table].push(feature);
+      for await (const feature of store.candidates(table, EVERYWHERE, { annotated: true })) features[table].push(feature);
     }
   } finally {
     await store.close();
@@ -245,7 +245,7 @@ describe("the demo's changesets", () => {
     expect(expected).toBeGreaterThan(0);
     const store = await sqliteStoreFactory.open(join(dir, "a.db"));
     try {
-      expect(await store.countCandidates("ways_poly", WORLD, { changesets: { hashtag: "#missingmaps" } })).toBe(expected);
+      expect(await store.countCandidates("ways_poly", EVERYWHERE, { changesets: { hashtag: "#missingmaps" } })).toBe(expected);
     } finally {
       await store.close();
     }

@@ -8,9 +8,9 @@ import type { Geometry } from "../../src/store/geojson.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
 import { monacoStorePath } from "../monaco.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
 
 const run = promisify(execFile);
-const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 
 /** Tag columns that Monaco fills in varied ways (quotes, accents, colons, long similar keys). */
 export const TAG_KEYS = ["name", "building", "highway", "amenity", "addr:housenumber", "addr:housename", "addr:street", "name:en", "wikipedia", "description"];
@@ -23,7 +23,7 @@ export async function monacoFeatures(): Promise<ExportFeature[]> {
   const features: ExportFeature[] = [];
   try {
     for (const table of FEATURE_TABLES) {
-      for await (const feature of store.candidates(table, WORLD)) {
+      for await (const feature of store.candidates(table, EVERYWHERE)) {
         const properties: ExportFeature["properties"] = { osm_id: feature.osmId };
         for (const key of TAG_KEYS) properties[key] = feature.tags[key] ?? null;
         features.push({ geometry: feature.geometry, properties });

@@ -13,7 +13,7 @@ const dist = new URL("../../dist/", import.meta.url);
 const { createWriter, EXPORT_FORMATS } = await import(new URL("export/index.js", dist).href);
 const { sqliteStoreFactory } = await import(new URL("store/sqlite.js", dist).href);
 const { FEATURE_TABLES } = await import(new URL("store/store.js", dist).href);
-const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
+const { EVERYWHERE } = await import(new URL("query/everywhere.js", dist).href);
 const [, , role, format, dbPath, outDir, keysJson] = process.argv;
 
 if (role === "child") {
@@ -24,7 +24,7 @@ if (role === "child") {
   const started = Date.now();
   let count = 0;
   for (const table of FEATURE_TABLES) {
-    for await (const feature of store.candidates(table, WORLD)) {
+    for await (const feature of store.candidates(table, EVERYWHERE)) {
       const properties = { osm_id: feature.osmId };
       for (const key of keys) properties[key] = feature.tags[key] ?? null;
       await writer.write({ geometry: feature.geometry, properties });
@@ -45,7 +45,7 @@ if (role === "child") {
     const store = await sqliteStoreFactory.open(db);
     const frequency = new Map();
     for (const table of FEATURE_TABLES)
-      for await (const feature of store.candidates(table, WORLD))
+      for await (const feature of store.candidates(table, EVERYWHERE))
         for (const key of Object.keys(feature.tags)) frequency.set(key, (frequency.get(key) ?? 0) + 1);
     await store.close();
     const keys = [...frequency].sort((a, b) => b[1] - a[1]).slice(0, 50).map(([key]) => key);

@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prepareArea } from "../../src/geometry/geos.js";
 import type { PreparedArea } from "../../src/geometry/geos.js";
 import { findFeatures } from "../../src/query/find.js";
+import { areaMatcher } from "../../src/store/area-match.js";
 import { findPage } from "./helpers.js";
 import type { FeatureQuery, TagFilter } from "../../src/query/types.js";
 import type { Geometry, Position } from "../../src/store/geojson.js";
 import { plainFeature } from "../store/helpers.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import { FEATURE_TABLES } from "../../src/store/store.js";
-import type { FeatureStore, FeatureTable, OsmFeature } from "../../src/store/store.js";
+import type { CandidateOptions, FeatureStore, FeatureTable, OsmFeature } from "../../src/store/store.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-find-"));
 const path = join(directory, "store.db");
@@ -117,6 +118,25 @@ describe("findFeatures", () => {
     expect(await ids({ tables: ["nodes", "nodes"] })).toEqual([1, 2, 4, 7]);
   });
 
+  it("hands the area to the store as data, and the store applies the exact test, the relation and the geometry kind", async () => {
+    expect(area.geometry).toEqual({ type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] });
+    const osmIds = async (table: FeatureTable, options: CandidateOptions = {}): Promise<number[]> => {
+      const found: number[] = [];
+      for await (const feature of store.candidates(table, area, options)) found.push(feature.osmId);
+      return found;
+    };
+    expect(await osmIds("ways_poly")).toEqual([20, 21, 22]);
+    // Node 7 lies on the area's edge: it intersects the area but is not within it.
+    expect(await osmIds("nodes", { relation: "within" })).toEqual([1, 2, 4]);
+    expect(await osmIds("relations", { geometry: "line" })).toEqual([31]);
+    expect(await osmIds("relations", { geometry: "point" })).toEqual([]);
+    // Progress counts the rows the store reads: the bounding-box candidates, notch included.
+    let read = 0;
+    expect(await osmIds("ways_poly", { onRead: () => read++ })).toEqual([20, 21, 22]);
+    expect(read).toBe(await store.countCandidates("ways_poly", area));
+    expect(read).toBe(4);
+  });
+
   it("skips the exact test for a box inside the area, and never reads the geometry of such a feature", async () => {
     const inside = { ...DATA.ways_poly[0]!, stored: { tagsJson: "{}", geometryJson: "{}", geometryType: "Polygon" as const, bbox: { minX: 0.2, minY: 0.2, maxX: 0.3, maxY: 0.3 } } };
     Object.defineProperty(inside, "geometry", {
@@ -128,13 +148,8 @@ describe("findFeatures", () => {
     const edge = { ...DATA.ways_poly[1]!, stored: { ...inside.stored, bbox: { minX: 1.5, minY: 0.5, maxX: 1.6, maxY: 1.6 } } };
     // In the notch, with a box reaching into the area: only the exact test can drop it.
     const notch = { ...DATA.ways_poly[3]!, stored: { ...inside.stored, bbox: { minX: 0.5, minY: 0.5, maxX: 1.5, maxY: 1.5 } } };
-    const fake = {
-      async *candidates(table: FeatureTable) {
-        if (table === "ways_poly") yield* [inside, edge, notch];
-      },
-    } as unknown as FeatureStore;
-    const result = await findPage(fake, query({ tables: ["ways_poly"] }));
-    expect(result.features.map(({ feature }) => feature.osmId)).toEqual([20, 21]);
+    const matches = areaMatcher(area, "intersects");
+    expect([inside, edge, notch].filter(matches).map((found) => found.osmId)).toEqual([20, 21]);
   });
 
   it("filters by tags: key present, key=value, several values, AND, OR", async () => {
@@ -229,8 +244,8 @@ describe("findFeatures", () => {
   });
 
   it("answers interleaved queries of the same shape (a statement still being read is not reused)", async () => {
-    const first = store.candidates("nodes", area.bbox, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
-    const second = store.candidates("nodes", area.bbox, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
+    const first = store.candidates("nodes", area, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
+    const second = store.candidates("nodes", area, { tags: tags("or", ["amenity"]) })[Symbol.asyncIterator]();
     expect((await first.next()).value?.osmId).toBe(1);
     expect((await second.next()).value?.osmId).toBe(1);
     expect((await first.next()).value?.osmId).toBe(2);
@@ -240,7 +255,7 @@ describe("findFeatures", () => {
   });
 
   it("refuses a table that is not a feature table", async () => {
-    const iterator = store.candidates("nodes; DROP TABLE nodes" as FeatureTable, area.bbox)[Symbol.asyncIterator]();
+    const iterator = store.candidates("nodes; DROP TABLE nodes" as FeatureTable, area)[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toThrow(/Unknown feature table/);
   });
 

@@ -9,10 +9,10 @@ import type { PolygonalGeometry } from "../../src/geometry/geos.js";
 import type { Position } from "../../src/store/geojson.js";
 import { FEATURE_TABLES, type FeatureStore, type FeatureTable } from "../../src/store/store.js";
 import { hasTool } from "../requirements.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
 
 export const hasGdal = hasTool(["ogr2ogr", "ogrinfo"], "gdal-bin");
 
-const WORLD = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
 
 export function wkt(geometry: PolygonalGeometry): string {
   const ring = (positions: Position[]): string => `(${positions.map(([x, y]) => `${x} ${y}`).join(", ")})`;
@@ -29,7 +29,7 @@ export async function writeFeaturesFile(store: FeatureStore, file: string): Prom
   const features: string[] = [];
   for (const table of FEATURE_TABLES) {
     totals[table] = 0;
-    for await (const feature of store.candidates(table, WORLD)) {
+    for await (const feature of store.candidates(table, EVERYWHERE)) {
       const properties = { feature_table: table, osm_id: feature.osmId, tags: JSON.stringify(feature.tags) };
       features.push(JSON.stringify({ type: "Feature", properties, geometry: feature.geometry }));
       totals[table]++;

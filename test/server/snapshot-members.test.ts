@@ -19,6 +19,7 @@ import { gdalLayers, positions, readWithGdal } from "../export/helpers.js";
 import { gdalRows, hasGdal, wkt, writeFeaturesFile } from "../query/gdal-oracle.js";
 import { downloadFile, exportZip, finishedExport, pythonZip, startExportServer, type ExportServer } from "./exports.js";
 import { demoStorePath, wireValidator } from "./helpers.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
 
 const square = (minX: number, minY: number, size: number): Extract<PolygonalGeometry, { type: "Polygon" }> => ({
   type: "Polygon",
@@ -290,7 +291,7 @@ describe("includeUserMetadata: uid and user columns", { timeout: 300_000 }, () =
   async function editors(on: ExportServer): Promise<Map<string, { uid: number | null; user: string | null }>> {
     const found = new Map<string, { uid: number | null; user: string | null }>();
     for (const table of FEATURE_TABLES) {
-      for await (const feature of on.store.candidates(table, { minX: -180, minY: -90, maxX: 180, maxY: 90 })) {
+      for await (const feature of on.store.candidates(table, EVERYWHERE)) {
         found.set(`${kindOf(feature.geometry)}:${feature.osmId}`, { uid: feature.uid, user: feature.user });
       }
     }

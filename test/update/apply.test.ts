@@ -8,6 +8,7 @@ import { UpdateError } from "../../src/update/errors.js";
 import { updateStore } from "../../src/update/update-store.js";
 import { monacoStoreCopy } from "../monaco.js";
 import { differingTables, findingsOf, snapshotStore, tagKeyMismatches, updateFixture } from "./helpers.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
 
 const CHANGESETS = updateFixture("monaco-mapathon-changesets.osm");
 const FIRST = updateFixture("monaco-mapathon-1.osc");
@@ -25,7 +26,7 @@ const MOVED_CORNER_BUILDING = 49_209_624;
 async function feature(path: string, table: "ways_poly" | "nodes", osmId: number): Promise<OsmFeature | null> {
   const store = await sqliteStoreFactory.open(path);
   try {
-    for await (const found of store.candidates(table, { minX: -180, minY: -90, maxX: 180, maxY: 90 }, { annotated: true })) {
+    for await (const found of store.candidates(table, EVERYWHERE, { annotated: true })) {
       if (found.osmId === osmId) return found;
     }
     return null;
