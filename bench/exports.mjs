@@ -3,6 +3,7 @@
 //   geojson: `osmium export` then `zip`;  shp, gpkg: `ogr2ogr` (from osmium's GeoJSON) then `zip`.
 // Each export runs in a fresh `basemodel serve` process, so its peak RSS (VmHWM) is the export's.
 // Target: geojson within 2x of osmium + zip; every format under 300 MB peak RSS.
+// BENCH_EXPORT_FORMATS=geojson,parquet runs only those formats (and only their reference tools).
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ const ANDORRA = join(root, "fixtures/osm/andorra-2021-04-14.osm.pbf");
 /** The extract's bounds (osmium fileinfo), as the export polygon. */
 const AREA = { type: "Polygon", coordinates: [[[1.4, 42.4], [1.8, 42.4], [1.8, 42.7], [1.4, 42.7], [1.4, 42.4]]] };
 const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, timestamp: true }, linear_tags: false, area_tags: true };
-const FORMATS = ["geojson", "shp", "gpkg", "fgb", "kml", "csv"];
+const FORMATS = (process.env.BENCH_EXPORT_FORMATS ?? "geojson,shp,gpkg,fgb,kml,csv,parquet").split(",");
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 
 function startServe(db, exportsDir) {
@@ -71,7 +72,7 @@ export async function run() {
       const times = [];
       let peak = 0;
       let result;
-      for (let i = 0; i < (["geojson", "shp", "gpkg"].includes(format) ? RUNS : 1); i++) {
+      for (let i = 0; i < (["geojson", "shp", "gpkg", "parquet"].includes(format) ? RUNS : 1); i++) {
         const exportsDir = join(dir, `exports-${format}-${i}`);
         const server = await startServe(db, exportsDir);
         try {
@@ -82,23 +83,23 @@ export async function run() {
         }
         rmSync(exportsDir, { recursive: true, force: true });
       }
-      ours[format] = { times, peak, zipMb: result.zipFileSizeBytes / 1e6 };
+      ours[format] = { times, peak, zipMb: result.zipFileSizeBytes / 1e6, fileMb: parseFloat(result.bindedFileSize) };
     }
 
     // The standard tools, each from scratch into a fresh folder.
     const reference = { geojson: [], shp: [], gpkg: [] };
     const osmiumGeojson = join(dir, "osmium-source.geojson");
-    execFileSync("osmium", ["export", "-c", config, "-f", "geojson", "-O", "-o", osmiumGeojson, ANDORRA], { stdio: "ignore" });
+    if (FORMATS.includes("shp") || FORMATS.includes("gpkg")) execFileSync("osmium", ["export", "-c", config, "-f", "geojson", "-O", "-o", osmiumGeojson, ANDORRA], { stdio: "ignore" });
     for (let i = 0; i < RUNS; i++) {
       const work = join(dir, `reference-${i}`);
       mkdirSync(work);
-      reference.geojson.push(
+      if (FORMATS.includes("geojson")) reference.geojson.push(
         timeCommand([
           ["osmium", ["export", "-c", config, "-f", "geojson", "-O", "-o", join(work, "Export.geojson"), ANDORRA]],
           ["zip", ["-q", "-j", join(work, "geojson.zip"), join(work, "Export.geojson")]],
         ]),
       );
-      reference.shp.push(
+      if (FORMATS.includes("shp")) reference.shp.push(
         timeCommand([
           ["ogr2ogr", ["-f", "ESRI Shapefile", "-lco", "ENCODING=UTF-8", "-nlt", "POINT", "-where", "OGR_GEOMETRY='Point'", join(work, "Export_point.shp"), osmiumGeojson]],
           ["ogr2ogr", ["-f", "ESRI Shapefile", "-lco", "ENCODING=UTF-8", "-nlt", "MULTILINESTRING", "-where", "OGR_GEOMETRY IN ('LineString','MultiLineString')", join(work, "Export_line.shp"), osmiumGeojson]],
@@ -106,7 +107,7 @@ export async function run() {
           ["sh", ["-c", 'zip -q -j shp.zip Export_*'], work],
         ]),
       );
-      reference.gpkg.push(
+      if (FORMATS.includes("gpkg")) reference.gpkg.push(
         timeCommand([
           ["ogr2ogr", ["-f", "GPKG", join(work, "Export.gpkg"), osmiumGeojson]],
           ["zip", ["-q", "-j", join(work, "gpkg.zip"), join(work, "Export.gpkg")]],
@@ -118,17 +119,17 @@ export async function run() {
     const lines = [
       `All of Andorra (${ANDORRA.split("/").pop()}), POST to SUCCESS with one worker, fastest of ${RUNS} runs (median in brackets); peak RSS of the server process.`,
       "",
-      "| Format | basemodel serve | Reference (same run) | Ratio | Peak RSS | Zip | Target |",
-      "|---|---|---|---|---|---|---|",
+      "| Format | basemodel serve | Reference (same run) | Ratio | Peak RSS | File | Zip | Target |",
+      "|---|---|---|---|---|---|---|---|",
     ];
     const referenceName = { geojson: "osmium export + zip", shp: "ogr2ogr ×3 + zip", gpkg: "ogr2ogr + zip" };
     for (const format of FORMATS) {
       const mine = ours[format];
-      const theirs = reference[format];
+      const theirs = reference[format]?.length ? reference[format] : undefined;
       const ratio = theirs ? `${(best(mine.times) / best(theirs)).toFixed(2)}x` : "";
       const target = format === "geojson" ? "≤ 2x osmium + zip; < 300 MB" : "< 300 MB";
       lines.push(
-        `| ${format} | ${seconds(best(mine.times))}${mine.times.length > 1 ? ` (${seconds(median(mine.times))})` : ""} | ${theirs ? `${referenceName[format]}: ${seconds(best(theirs))} (${seconds(median(theirs))})` : "n/a"} | ${ratio} | ${mine.peak.toFixed(0)} MB | ${mine.zipMb.toFixed(1)} MB | ${target} |`,
+        `| ${format} | ${seconds(best(mine.times))}${mine.times.length > 1 ? ` (${seconds(median(mine.times))})` : ""} | ${theirs ? `${referenceName[format]}: ${seconds(best(theirs))} (${seconds(median(theirs))})` : "n/a"} | ${ratio} | ${mine.peak.toFixed(0)} MB | ${mine.fileMb.toFixed(1)} MB | ${mine.zipMb.toFixed(1)} MB | ${target} |`,
       );
     }
     lines.push("", "ogr2ogr reads osmium's GeoJSON of the same extract (made once, outside the timing), as HOT's service runs ogr2ogr on its database.");
