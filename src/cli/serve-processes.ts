@@ -174,10 +174,10 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
     process.once("SIGTERM", stop);
   });
   try {
-    const [{ createServer }, { sqliteStoreFactory }] = await Promise.all([import("../server/app.js"), import("../store/sqlite.js")]);
+    const [{ createServer }, { openStore }] = await Promise.all([import("../server/app.js"), import("../store/open.js")]);
     let store;
     try {
-      store = await sqliteStoreFactory.open(location);
+      store = await openStore(location);
     } catch (error) {
       throw new UsageError(`an HTTP process cannot open the store: ${(error as Error).message}`);
     }

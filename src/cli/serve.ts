@@ -55,7 +55,7 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 /** Loads the server's optional dependencies, or says in one line what to install. */
 async function loadServer() {
   const [server, store, queue, tasks] = await withOptionalDependencies("serve", OPTIONAL, () =>
-    Promise.all([import("../server/app.js"), import("../store/sqlite.js"), import("../tasks/sqlite-queue.js"), import("../tasks/export-tasks.js")]),
+    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/sqlite-queue.js"), import("../tasks/export-tasks.js")]),
   );
   return { ...server, ...store, ...queue, ...tasks };
 }
@@ -77,7 +77,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
-  const { createServer, sqliteStoreFactory, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer();
+  const { createServer, openStore, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer();
   const exportsDir = resolve(flags.exports);
   const log = lineLog(flags.logLevel, io.stderr);
 
@@ -92,7 +92,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   try {
     let store;
     try {
-      store = await sqliteStoreFactory.open(location);
+      store = await openStore(location);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }

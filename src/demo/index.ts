@@ -4,7 +4,7 @@
  * See docs/import.md for what is in it and where it lies.
  */
 import { rm } from "node:fs/promises";
-import { sqliteStoreFactory } from "../store/sqlite.js";
+import { storeFactory } from "../store/open.js";
 import { FEATURE_TABLES } from "../store/store.js";
 import type { Changeset, FeatureTable, FeatureWriter } from "../store/store.js";
 import { buildLayers } from "./context.js";
@@ -62,9 +62,9 @@ export async function writeDemo(writer: FeatureWriter): Promise<void> {
   }
 }
 
-/** Creates the SQLite feature store of the demo town at `path`, which must not exist yet. */
+/** Creates the feature store of the demo town in the file `path`, which must not exist yet. */
 export async function createDemoStore(path: string): Promise<void> {
-  const store = await sqliteStoreFactory.create(path);
+  const store = await (await storeFactory(path)).create(path);
   try {
     await writeDemo(store.writer());
     await store.close();

@@ -1,5 +1,5 @@
 /**
- * Imports an OSM file (.osm.pbf, .osm, .osm.gz) into a new SQLite feature store.
+ * Imports an OSM file (.osm.pbf, .osm, .osm.gz) into a new embedded feature store.
  *
  * Two streaming passes over the input (see assemble.ts for why), then the store is written
  * to a temporary file next to `dbPath` and renamed over it only once complete: a failed
@@ -7,7 +7,7 @@
  */
 import { rename, rm, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { sqliteStoreFactory } from "../store/sqlite.js";
+import { storeFactory } from "../store/open.js";
 import { FEATURE_TABLES } from "../store/store.js";
 import type { FeatureTable, FeatureWriter } from "../store/store.js";
 import { FeatureAssembler, ReferenceCollector } from "./assemble.js";
@@ -65,8 +65,9 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   }
   const references = collector.finish();
 
+  const factory = await storeFactory(dbPath);
   const temporaryPath = `${dbPath}.${process.pid}.${Date.now()}.importing`;
-  const store = await sqliteStoreFactory.create(temporaryPath);
+  const store = await factory.create(temporaryPath);
   try {
     const writer = store.writer();
     const summary = await writeFeatures(read, inputPath, references, writer, progress(1));

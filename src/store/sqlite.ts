@@ -22,8 +22,7 @@ import type {
   Changeset,
   CountOptions,
   FeatureSnapshot,
-  FeatureStore,
-  FeatureStoreFactory,
+  EmbeddedStoreFactory,
   FeatureTable,
   FeatureWriter,
   FindingFilter,
@@ -38,6 +37,7 @@ import type {
   StoreMeta,
   StoredFeature,
   StoreUpdate,
+  WritableFeatureStore,
 } from "./store.js";
 
 type Database = BetterSqlite3.Database;
@@ -57,7 +57,9 @@ async function loadDriver(): Promise<typeof BetterSqlite3> {
  */
 const BUSY_TIMEOUT_MS = 30_000;
 
-export const sqliteStoreFactory: FeatureStoreFactory = {
+export const sqliteStoreFactory: EmbeddedStoreFactory = {
+  kind: "embedded",
+  damaged: damagedStoreError,
   async create(path) {
     if (existsSync(path)) throw new Error(`Cannot create a store at ${path}: the file exists`);
     const Driver = await loadDriver();
@@ -119,7 +121,7 @@ const ANNOTATION_COLUMNS = `,
   END AS statuses,
   c.hashtags AS hashtags, c.editor AS editor, c.created_at AS created_at, c.closed_at AS closed_at`;
 
-class SqliteFeatureStore implements FeatureStore {
+class SqliteFeatureStore implements WritableFeatureStore {
   private readonly statements = new Map<string, Statement>();
   private readonly reports: SqliteReports;
 

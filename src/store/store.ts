@@ -275,11 +275,11 @@ export interface FeatureSnapshot extends Pick<FeatureStore, "candidates" | "coun
   close(): Promise<void>;
 }
 
+/**
+ * What every store answers: the read contract the server, the exports and the reports use.
+ * How a store is filled differs by store (see WritableFeatureStore and src/store/open.ts).
+ */
 export interface FeatureStore {
-  /** Starts a bulk load; a store accepts one writer at a time. */
-  writer(): FeatureWriter;
-  /** Starts applying a change; one at a time, and not beside a writer. */
-  update(): StoreUpdate;
   /** Rows whose geometry's bounding box intersects `bbox`, by osm_id. */
   queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]>;
   /**
@@ -313,8 +313,20 @@ export interface FeatureStore {
   close(): Promise<void>;
 }
 
-/** How a store implementation is opened: `create` makes a new, empty store at `location`. */
-export interface FeatureStoreFactory {
-  create(location: string): Promise<FeatureStore>;
-  open(location: string): Promise<FeatureStore>;
+/** A store that basemodel's own importer and change application fill, object by object. */
+export interface WritableFeatureStore extends FeatureStore {
+  /** Starts a bulk load; a store accepts one writer at a time. */
+  writer(): FeatureWriter;
+  /** Starts applying a change; one at a time, and not beside a writer. */
+  update(): StoreUpdate;
+}
+
+/** How the embedded store is made and opened: a file basemodel's own importer writes. */
+export interface EmbeddedStoreFactory {
+  kind: "embedded";
+  /** A new, empty store at `location`, which must not exist. */
+  create(location: string): Promise<WritableFeatureStore>;
+  open(location: string): Promise<WritableFeatureStore>;
+  /** The one-line error for a store found damaged while it was read, or undefined when `error` is another one. */
+  damaged(location: string, error: unknown): Error | undefined;
 }

@@ -16,7 +16,7 @@ import { assemble, emptyProblemCounts } from "../osm/assemble.js";
 import type { ProblemCounts } from "../osm/assemble.js";
 import { formatOsmTimestamp } from "../osm/types.js";
 import type { OsmEntity, OsmTags } from "../osm/types.js";
-import type { Changeset, FeatureStore, OsmType, StoredFeature, StoreUpdate } from "../store/store.js";
+import type { Changeset, OsmType, StoredFeature, StoreUpdate, WritableFeatureStore } from "../store/store.js";
 import { StoreLocations } from "./locations.js";
 import { checkChanged, type FeatureChecker } from "./quality.js";
 import type { ChangeAction } from "../osm/change.js";
@@ -51,7 +51,7 @@ const zero = (): Counts => ({ node: 0, way: 0, relation: 0 });
 const keyOf = (type: OsmType, id: number) => `${type}/${id}`;
 const TYPE_ORDER: Record<OsmType, number> = { node: 0, way: 1, relation: 2 };
 
-export async function applyChange(store: FeatureStore, actions: readonly ChangeAction[], options: ApplyOptions = {}): Promise<UpdateSummary> {
+export async function applyChange(store: Pick<WritableFeatureStore, "update">, actions: readonly ChangeAction[], options: ApplyOptions = {}): Promise<UpdateSummary> {
   const update = store.update();
   try {
     const summary = await applyInTransaction(update, actions, options);

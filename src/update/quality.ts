@@ -6,7 +6,7 @@
 import type { TagFilter } from "../query/types.js";
 import { geometryBBox } from "../store/geojson.js";
 import type { BBox } from "../store/geojson.js";
-import type { FeatureStore, QualityFinding, StoredFeature, StoreUpdate } from "../store/store.js";
+import type { QualityFinding, StoredFeature, StoreUpdate, WritableFeatureStore } from "../store/store.js";
 
 /** What checks a feature: src/quality's checker, or anything with its shape. */
 export interface FeatureChecker {
@@ -41,7 +41,7 @@ export async function checkChanged(
 }
 
 /** Checks every feature of the store, replacing all earlier findings; one transaction. */
-export async function checkStore(store: FeatureStore, checker: FeatureChecker): Promise<CheckSummary> {
+export async function checkStore(store: Pick<WritableFeatureStore, "update">, checker: FeatureChecker): Promise<CheckSummary> {
   const update = store.update();
   try {
     const summary = await checkFeatures(update, checker, await update.featuresInBBox(WORLD));

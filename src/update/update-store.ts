@@ -6,7 +6,7 @@ import { readOsmChange } from "../osm/change.js";
 import { readChangesets } from "../osm/changesets.js";
 import { createQualityChecker } from "../quality/check.js";
 import { loadRuleSet, type RuleSet } from "../quality/rules.js";
-import { damagedStoreError, sqliteStoreFactory } from "../store/sqlite.js";
+import { storeFactory } from "../store/open.js";
 import { applyChange } from "./apply.js";
 import type { UpdateSummary } from "./apply.js";
 import { checkStore, type CheckSummary } from "./quality.js";
@@ -29,11 +29,12 @@ export async function updateStore(dbPath: string, changePath: string, options: U
   ]);
   const checker = rules === undefined ? undefined : await createQualityChecker(rules);
   try {
-    const store = await sqliteStoreFactory.open(dbPath);
+    const factory = await storeFactory(dbPath);
+    const store = await factory.open(dbPath);
     try {
       return await applyChange(store, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
     } catch (error) {
-      throw damagedStoreError(dbPath, error) ?? error;
+      throw factory.damaged(dbPath, error) ?? error;
     } finally {
       await store.close();
     }
@@ -46,11 +47,12 @@ export async function updateStore(dbPath: string, changePath: string, options: U
 export async function checkWholeStore(dbPath: string, rules?: RuleSet): Promise<CheckSummary> {
   const checker = await createQualityChecker(rules ?? (await loadRuleSet()));
   try {
-    const store = await sqliteStoreFactory.open(dbPath);
+    const factory = await storeFactory(dbPath);
+    const store = await factory.open(dbPath);
     try {
       return await checkStore(store, checker);
     } catch (error) {
-      throw damagedStoreError(dbPath, error) ?? error;
+      throw factory.damaged(dbPath, error) ?? error;
     } finally {
       await store.close();
     }
