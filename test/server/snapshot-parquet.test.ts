@@ -87,6 +87,7 @@ describe("outputType parquet", { timeout: 300_000 }, () => {
     const body = { geometry: CENTRE, outputType: "parquet", bindZip: false };
     const status = await finishedOn(monaco, "latest", body);
     expect(status.result.downloadUrl).toBe(`${monaco.url}/exports/Export_parquet_uid_${status.id}.parquet`);
+    expect((await fetch(status.result.downloadUrl, { method: "HEAD" })).headers.get("content-type")).toBe("application/octet-stream");
     const path = await downloadFile(status.result.downloadUrl, "bare.parquet");
     expect(status.result.zipFileSizeBytes).toBe(statSync(path).size);
     const features = await geojsonFeatures(monaco, body);
