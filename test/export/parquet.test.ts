@@ -111,14 +111,14 @@ describe("GeoParquet export read back by DuckDB", () => {
     expect(JSON.parse(file.metadata.geo!).columns.geometry.bbox).toEqual([7.4246123456789, 43.73841234567891, 7.4246123456789, 43.73841234567891]);
   });
 
-  it("row groups of 65,536 features are written as they fill, and every feature is in one", async () => {
-    const count = 65_536 + 1_000;
+  it("row groups of 16,384 features are written as they fill, and every feature is in one", async () => {
+    const count = 2 * 16_384 + 1_000;
     const columns: ExportColumn[] = [{ name: "osm_id", type: "integer" }];
     const features = function* (): Generator<ExportFeature> {
       for (let i = 0; i < count; i++) yield { geometry: { type: "Point", coordinates: [i / 1e4, -i / 1e4] }, properties: { osm_id: i } };
     };
     const file = await readParquet(await write(features(), columns));
-    expect(file.rowGroups).toEqual([65_536, 1_000]);
+    expect(file.rowGroups).toEqual([16_384, 16_384, 1_000]);
     expect(file.features.map((feature) => feature.properties.osm_id)).toEqual(Array.from({ length: count }, (_, i) => i));
     expect(file.features[count - 1]!.geometry).toEqual({ type: "Point", coordinates: [(count - 1) / 1e4, -(count - 1) / 1e4] });
   });
