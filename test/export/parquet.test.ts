@@ -19,7 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const BIG_ID = 2 ** 53 - 1;
 const TRICKY = 'comma, "quote"\nnew line <tag> & 😀 é \\ end';
-/** Tag keys as they come: colons, spaces, quotes, non-Latin, the geometry column's own name, and two keys that differ in case only. */
+/** Tag keys as they come: colons, spaces, quotes, non-Latin, a dot (Parquet's path separator), the geometry column's own name, and two keys that differ in case only. */
 const COLUMNS: ExportColumn[] = [
   { name: "osm_id", type: "integer" },
   { name: "version", type: "integer" },
@@ -27,12 +27,13 @@ const COLUMNS: ExportColumn[] = [
   { name: "addr:housenumber", type: "text" },
   { name: 'a "quoted" key with spaces', type: "text" },
   { name: "название", type: "text" },
+  { name: "seamark:light.colour", type: "text" },
   { name: "geometry", type: "text" },
   { name: "name", type: "text" },
   { name: "Name", type: "text" },
 ];
 /** The names the file gives them: "geometry" is the WKB column's, and GDAL's fields are case-insensitive. */
-const FILE_NAMES = ["osm_id", "version", "tags", "addr:housenumber", 'a "quoted" key with spaces', "название", "geometry_1", "name", "Name_1"];
+const FILE_NAMES = ["osm_id", "version", "tags", "addr:housenumber", 'a "quoted" key with spaces', "название", "seamark:light.colour", "geometry_1", "name", "Name_1"];
 
 const square = (x: number, y: number, size: number): Position[] => [[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]];
 const FEATURES: ExportFeature[] = [
@@ -40,7 +41,7 @@ const FEATURES: ExportFeature[] = [
     geometry: { type: "Point", coordinates: [7.4246123456789, 43.73841234567891] },
     properties: { osm_id: BIG_ID, version: 3, tags: JSON.stringify({ name: TRICKY, "addr:housenumber": "12" }), "addr:housenumber": "12", name: TRICKY, Name: "upper" },
   },
-  { geometry: { type: "LineString", coordinates: [[-179.9999999, -89.5], [0, 0], [179.9999999, 89.5]] }, properties: { osm_id: 2, 'a "quoted" key with spaces': "", "название": "улица" } },
+  { geometry: { type: "LineString", coordinates: [[-179.9999999, -89.5], [0, 0], [179.9999999, 89.5]] }, properties: { osm_id: 2, 'a "quoted" key with spaces': "", "название": "улица", "seamark:light.colour": "white" } },
   { geometry: { type: "MultiLineString", coordinates: [[[7, 43], [7.1, 43]], [[7.2, 43], [7.3, 43.05]]] }, properties: { osm_id: 3, geometry: "a tag called geometry" } },
   { geometry: { type: "Polygon", coordinates: [square(0, 0, 10), square(2, 2, 2).reverse()] }, properties: { osm_id: 4, tags: "{}" } },
   { geometry: { type: "MultiPolygon", coordinates: [[square(20, 20, 1)], [square(30, 30, 5), square(31, 31, 1).reverse()]] }, properties: { osm_id: 5 } },
