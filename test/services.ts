@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { afterFile } from "./cleanup.js";
 
 export interface TestDatabase {
   /** A postgres:// URL of the new database. */
@@ -33,4 +34,13 @@ async function onAdmin(url: URL, statement: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Fresh databases for one test file, each a copy of the template, all dropped after the file. */
+export function freshDatabases(templateUrl: string): () => Promise<TestDatabase> {
+  return async () => {
+    const database = await createDatabase(templateUrl);
+    afterFile(() => database.drop());
+    return database;
+  };
 }

@@ -9,6 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { ProblemKind } from "../osm/assemble.js";
 import type { ImportSummary } from "../osm/import.js";
+import { isDatabaseUrl, shownLocation } from "../store/open.js";
 import { withOptionalDependencies } from "./optional.js";
 import { progressBar } from "./progress.js";
 import { UsageError } from "./usage-error.js";
@@ -41,8 +42,9 @@ const PROBLEM_LABELS: Record<ProblemKind, string> = {
 /** Imports `input` into a new store at `flags.db`; returns the exit code, throws UsageError for exit code 2. */
 export async function runImport(input: string, flags: ImportFlags, io: ImportIo): Promise<number> {
   checkInput(input);
-  checkTarget(flags.db, flags.force === true, input);
-  const { importOsm, OsmImportError } = await loadImporter();
+  const database = isDatabaseUrl(flags.db);
+  if (!database) checkTarget(flags.db, flags.force === true, input);
+  const { importOsm, OsmImportError } = await loadImporter(database);
 
   const bar = progressBar(io.stderr, `importing ${basename(input)}`);
   // Ctrl-C stops the import between blocks, so that its temporary file is removed.
@@ -61,8 +63,9 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
       io.stderr.write(`basemodel: import of ${input} interrupted; ${flags.db} was not changed\n`);
       return EXIT_INTERRUPTED;
     }
-    if (error instanceof OsmImportError) {
-      io.stderr.write(`basemodel: ${error.message}\n`);
+    // A database's load fails in one line for what is wrong with the input or the database.
+    if (error instanceof OsmImportError || database) {
+      io.stderr.write(`basemodel: ${(error as Error).message}\n`);
       return EXIT_IMPORT_FAILED;
     }
     if (isEnvironmentError(error)) {
@@ -75,7 +78,7 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
     process.off("SIGTERM", stop);
   }
   bar.clear();
-  io.stdout.write(formatSummary(input, flags.db, summary));
+  io.stdout.write(formatSummary(input, shownLocation(flags.db), summary));
   return EXIT_IMPORTED;
 }
 
@@ -106,10 +109,10 @@ function checkTarget(db: string, force: boolean, input: string): void {
  * The packages the import loads. All are looked for before any work: the store loads its
  * driver only after the first pass over the file, too late to tell the user what is missing.
  */
-const OPTIONAL = ["pbf", "saxes", "better-sqlite3"];
+const OPTIONAL = ["pbf", "saxes"];
 
-function loadImporter(): Promise<typeof import("../osm/import.js")> {
-  return withOptionalDependencies("import", OPTIONAL, () => import("../osm/import.js"));
+function loadImporter(database: boolean): Promise<typeof import("../osm/import.js")> {
+  return withOptionalDependencies("import", [...OPTIONAL, database ? "pg" : "better-sqlite3"], () => import("../osm/import.js"));
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");
@@ -122,8 +125,9 @@ function formatSummary(input: string, db: string, summary: ImportSummary): strin
   for (const [table, value] of [...tables, ["total", total] as [string, number]]) lines.push(`  ${table.padEnd(10)} ${count(value).padStart(width)}`);
   lines.push(`Replication timestamp: ${summary.replicationTimestamp ?? "unknown (the file does not say)"}`);
 
-  const problems = (Object.entries(summary.problems) as Array<[ProblemKind, number]>).filter(([, value]) => value > 0);
-  if (problems.length === 0) lines.push("Problems: none");
+  const problems = (Object.entries(summary.problems ?? {}) as Array<[ProblemKind, number]>).filter(([, value]) => value > 0);
+  if (summary.problems === null) lines.push("Problems: not counted (osm2pgsql assembled the features)");
+  else if (problems.length === 0) lines.push("Problems: none");
   else {
     lines.push("Problems (counted, not fatal; see docs/import.md):");
     const problemWidth = Math.max(...problems.map(([, value]) => count(value).length));

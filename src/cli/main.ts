@@ -139,9 +139,9 @@ function program(): Command {
 
   cli
     .command("import")
-    .description("build a feature store (one SQLite file) from an OpenStreetMap .osm.pbf, .osm or .osm.gz file")
+    .description("build a feature store (one SQLite file, or a PostGIS database loaded by osm2pgsql) from an OpenStreetMap .osm.pbf, .osm or .osm.gz file")
     .argument("<file>", "the OSM file")
-    .requiredOption("--db <path>", "the SQLite file to create")
+    .requiredOption("--db <path>", "the SQLite file to create, or the postgres:// URL of a PostGIS database to load (its feature tables are replaced)")
     .option("--force", "replace an existing --db, only once the import has succeeded")
     .addHelpText("after", IMPORT_EXIT_CODES)
     .action(async (file: string, flags: ImportFlags) => {

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { CorsOrigins } from "../server/cors.js";
 import { lineLog, type LogLevel } from "../server/log.js";
+import { isDatabaseUrl, shownLocation } from "../store/open.js";
 import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
@@ -53,8 +54,8 @@ const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastif
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Loads the server's optional dependencies, or says in one line what to install. */
-async function loadServer() {
-  const [server, store, queue, tasks] = await withOptionalDependencies("serve", OPTIONAL, () =>
+async function loadServer(database: boolean) {
+  const [server, store, queue, tasks] = await withOptionalDependencies("serve", database ? [...OPTIONAL, "pg"] : OPTIONAL, () =>
     Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/sqlite-queue.js"), import("../tasks/export-tasks.js")]),
   );
   return { ...server, ...store, ...queue, ...tasks };
@@ -72,12 +73,13 @@ async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Servi
 
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
   if (cluster.isWorker) return runHttpProcess(flags, version);
-  const db = flags.db === undefined ? undefined : resolve(flags.db);
-  if (db !== undefined && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
+  const database = flags.db !== undefined && isDatabaseUrl(flags.db);
+  const db = flags.db === undefined || database ? flags.db : resolve(flags.db);
+  if (db !== undefined && !database && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
-  const { createServer, openStore, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer();
+  const { createServer, openStore, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer(database);
   const exportsDir = resolve(flags.exports);
   const log = lineLog(flags.logLevel, io.stderr);
 
@@ -129,7 +131,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       const processes = flags.processes === 1 ? "" : ` by ${flags.processes} processes`;
       io.stdout.write(
         `basemodel serve: ${serving.address}${processes} (API docs at ${serving.address}/docs)\n` +
-          `data: ${db ?? "the demo dataset (generated; pass --db for your own import)"}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
+          `data: ${db === undefined ? "the demo dataset (generated; pass --db for your own import)" : shownLocation(db)}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
           `exports: ${exportsDir} (${flags.workers} at a time, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
       return await Promise.race([io.stopped.then(() => 0), serving.ended]);

@@ -4,7 +4,7 @@
  * See docs/import.md for what is in it and where it lies.
  */
 import { rm } from "node:fs/promises";
-import { storeFactory } from "../store/open.js";
+import { embeddedStoreFactory } from "../store/open.js";
 import { FEATURE_TABLES } from "../store/store.js";
 import type { Changeset, FeatureTable, FeatureWriter } from "../store/store.js";
 import { buildLayers } from "./context.js";
@@ -64,7 +64,7 @@ export async function writeDemo(writer: FeatureWriter): Promise<void> {
 
 /** Creates the feature store of the demo town in the file `path`, which must not exist yet. */
 export async function createDemoStore(path: string): Promise<void> {
-  const store = await (await storeFactory(path)).create(path);
+  const store = await (await embeddedStoreFactory(path, "the demo town")).create(path);
   try {
     await writeDemo(store.writer());
     await store.close();

@@ -1,9 +1,10 @@
 /**
- * Imports an OSM file (.osm.pbf, .osm, .osm.gz) into a new embedded feature store.
+ * Imports an OSM file (.osm.pbf, .osm, .osm.gz) into a new feature store.
  *
- * Two streaming passes over the input (see assemble.ts for why), then the store is written
- * to a temporary file next to `dbPath` and renamed over it only once complete: a failed
- * import leaves no half-written store, and an existing store is replaced atomically.
+ * Into a file: two streaming passes over the input (see assemble.ts for why), then the store
+ * is written to a temporary file next to `dbPath` and renamed over it only once complete: a
+ * failed import leaves no half-written store, and an existing store is replaced atomically.
+ * Into a database: its factory loads the file (osm2pgsql), told what the file's header says.
  */
 import { rename, rm, stat } from "node:fs/promises";
 import { basename } from "node:path";
@@ -29,7 +30,8 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   counts: Record<FeatureTable, number>;
-  problems: ProblemCounts;
+  /** Null where another program assembled the features (osm2pgsql), which does not count them. */
+  problems: ProblemCounts | null;
   replicationTimestamp: string | null;
   seconds: number;
 }
@@ -54,6 +56,16 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   const started = performance.now();
   const read = readerFor(inputPath);
   const size = await fileSize(inputPath);
+  const factory = await storeFactory(dbPath);
+  if (factory.kind === "osm2pgsql") {
+    const loaded = await factory.load(inputPath, dbPath, {
+      replicationTimestamp: await headerTimestamp(read, inputPath),
+      statistics: { source: basename(inputPath), importedAt: formatOsmTimestamp(Date.now()) },
+      onProgress: (fraction) => options.onProgress?.(fraction * size, size),
+      ...(options.signal && { signal: options.signal }),
+    });
+    return { ...loaded, problems: null, seconds: (performance.now() - started) / 1000 };
+  }
   const progress = (pass: number) => (bytes: number) => {
     if (options.signal?.aborted) throw new OsmImportError(inputPath, "interrupted; nothing was written");
     options.onProgress?.(pass * size + bytes, 2 * size);
@@ -65,7 +77,6 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   }
   const references = collector.finish();
 
-  const factory = await storeFactory(dbPath);
   const temporaryPath = `${dbPath}.${process.pid}.${Date.now()}.importing`;
   const store = await factory.create(temporaryPath);
   try {
@@ -84,6 +95,19 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
     await rm(temporaryPath, { force: true });
     throw error;
   }
+}
+
+/**
+ * The replication timestamp the file's header gives (a .pbf's first block), or null: also for a
+ * file this reader cannot read, which the loader then judges (and names what is wrong) itself.
+ */
+async function headerTimestamp(read: OsmReader, path: string): Promise<string | null> {
+  try {
+    for await (const block of read(path, { skipNodes: true })) return block.kind === "header" ? block.header.replicationTimestamp : null;
+  } catch {
+    // Said by the loader.
+  }
+  return null;
 }
 
 async function fileSize(path: string): Promise<number> {

@@ -8,9 +8,9 @@
 import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import type { BBox } from "./geojson.js";
-import { FEATURE_ROW_COLUMNS, toFeature, type FeatureRow } from "./sqlite-rows.js";
+import { toFeature, type FeatureRow } from "./feature-rows.js";
 import { SqliteReports } from "./sqlite-reports.js";
-import { createSchema, SCHEMA_VERSION } from "./sqlite-schema.js";
+import { createSchema, FEATURE_ROW_COLUMNS, SCHEMA_VERSION } from "./sqlite-schema.js";
 import { candidateWhere } from "./sqlite-where.js";
 import { SqliteUpdate } from "./sqlite-update.js";
 import { SqliteWrites } from "./sqlite-writes.js";

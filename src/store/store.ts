@@ -330,3 +330,28 @@ export interface EmbeddedStoreFactory {
   /** The one-line error for a store found damaged while it was read, or undefined when `error` is another one. */
   damaged(location: string, error: unknown): Error | undefined;
 }
+
+/** What a loader that is not basemodel's own is told about the file it loads. */
+export interface LoadOptions {
+  /** The file's replication timestamp, when its header says; else the store derives one from the data. */
+  replicationTimestamp: string | null;
+  /** Recorded with the import's statistics (the file's name, when it was imported). */
+  statistics: Record<string, unknown>;
+  /** Progress as a fraction from 0 to 1. */
+  onProgress?(fraction: number): void;
+  /** Stops the load: it fails, and the store is left as a failed load leaves it (see the factory). */
+  signal?: AbortSignal;
+}
+
+export interface LoadSummary {
+  counts: Record<FeatureTable, number>;
+  replicationTimestamp: string | null;
+}
+
+/** How a database store is opened and loaded: osm2pgsql fills it, with our style and our own steps after it. */
+export interface Osm2pgsqlStoreFactory {
+  kind: "osm2pgsql";
+  open(location: string): Promise<FeatureStore>;
+  /** Replaces the store's data with the OSM file's. */
+  load(input: string, location: string, options: LoadOptions): Promise<LoadSummary>;
+}

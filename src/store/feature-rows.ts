@@ -1,11 +1,11 @@
-/** A feature table's row, and the feature it holds. */
+/** A feature table's row as a store's query returns it, and the feature it holds: the same twelve columns in every store. */
 import type { Geometry } from "./geojson.js";
 import type { FeatureAnnotations, OsmFeature, StoredForm } from "./store.js";
 
 /**
- * A feature table's row as its statements return it in raw mode (`.raw()`): the columns of
- * FEATURE_ROW_COLUMNS, in order. An array, not an object: better-sqlite3 defines a property per
- * column on an object row, and the candidate query reads its rows in a third less time raw.
+ * A feature table's row as an array (better-sqlite3's raw mode, pg's rowMode "array"): an
+ * object row costs the SQLite store's candidate query a third more time. Stores select these
+ * columns in this order (the SQLite store's FEATURE_ROW_COLUMNS, the PostGIS store's FEATURE_COLUMNS).
  */
 export type FeatureRow = [
   osmId: number,
@@ -23,10 +23,7 @@ export type FeatureRow = [
   maxY: number,
 ];
 
-/** The columns of a FeatureRow, from a feature table named `t`, in the FeatureRow's order. */
-export const FEATURE_ROW_COLUMNS = 't.osm_id, t.version, t.changeset, t.timestamp, t.uid, t."user", t.tags, t.geometry, t.min_x, t.min_y, t.max_x, t.max_y';
-
-/** Every geometry the store writes is JSON.stringify output of an object whose first member is its type. */
+/** Every geometry a store writes (JSON.stringify of our objects, PostGIS's ST_AsGeoJSON) starts with its type. */
 const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|MultiPolygon)"/;
 
 /**

@@ -1,0 +1,62 @@
+/** `basemodel import <file> --db postgres://...`: osm2pgsql with our style, run by the real CLI. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MONACO } from "../osm/helpers.js";
+import { postgresTemplateUrl } from "../requirements.js";
+import { freshDatabases } from "../services.js";
+import { basemodel, scratchDir } from "./helpers.js";
+
+const template = postgresTemplateUrl();
+
+/** A failure is one line naming what went wrong, never a stack trace. */
+function expectOneLine(stderr: string, ...parts: string[]): void {
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(stderr).toMatch(/^basemodel: /);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  for (const part of parts) expect(stderr).toContain(part);
+}
+
+describe.runIf(template)("basemodel import --db postgres://", { timeout: 120_000 }, () => {
+  const fresh = freshDatabases(template!);
+
+  it("loads Monaco through osm2pgsql and summarises it as the SQLite import does; a second import replaces the first", async () => {
+    const { url } = await fresh();
+    for (let run = 0; run < 2; run++) {
+      const { code, stdout, stderr } = await basemodel(["import", MONACO, "--db", url]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^Imported ${MONACO.replace(/[.]/g, "\\.")} into ${url.replace(/[.]/g, "\\.")} in \\d+\\.\\d s\\n`));
+      expect(stdout).toContain("  nodes      3,654\n  ways_line  3,477\n  ways_poly  2,162\n  relations    228\n  total      9,521\n");
+      expect(stdout).toContain("Replication timestamp: 2025-01-01T21:21:00Z\n");
+      expect(stdout).toContain("Problems: not counted (osm2pgsql assembled the features)\n");
+    }
+  });
+
+  it("without osm2pgsql: one line naming the Debian package", async () => {
+    const { url } = await fresh();
+    const { code, stderr } = await basemodel(["import", MONACO, "--db", url], { env: { PATH: "/nonexistent" } });
+    expect(code).toBe(1);
+    expectOneLine(stderr, "osm2pgsql not found: install the Debian package osm2pgsql");
+  });
+
+  it("an unreachable server, a missing database, a damaged file: one line each, never the password", async () => {
+    const unreachable = await basemodel(["import", MONACO, "--db", "postgres://me:secret@127.0.0.1:1/osm"]);
+    expect(unreachable.code).toBe(1);
+    expectOneLine(unreachable.stderr, "cannot connect to postgres://me:***@127.0.0.1:1/osm: no PostgreSQL server answers there");
+    expect(unreachable.stderr).not.toContain("secret");
+
+    const missing = new URL(template!);
+    missing.pathname = "/basemodel_no_such_database";
+    const absent = await basemodel(["import", MONACO, "--db", missing.toString()]);
+    expect(absent.code).toBe(1);
+    expectOneLine(absent.stderr, "the database does not exist");
+
+    const { url } = await fresh();
+    const damaged = join(scratchDir(), "damaged.osm.pbf");
+    writeFileSync(damaged, Buffer.from("\u0000\u0000\u0000\u000dnot a pbf file at all"));
+    const bad = await basemodel(["import", damaged, "--db", url]);
+    expect(bad.code).toBe(1);
+    expectOneLine(bad.stderr, `osm2pgsql could not load ${damaged}: `);
+  });
+});
