@@ -12,6 +12,8 @@
 import { randomUUID } from "node:crypto";
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type BetterSqlite3 from "better-sqlite3";
+import { errorLine } from "./error-line.js";
+import { throttledProgress } from "./progress-throttle.js";
 import { PermanentTaskError, QueueFull } from "./queue.js";
 import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
 
@@ -39,8 +41,6 @@ export interface SqliteQueueOptions {
 
 /** Stored in PRAGMA user_version: it also tells our files from other SQLite files, which leave it 0. */
 const SCHEMA_VERSION = 2;
-const PROGRESS_INTERVAL_MS = 200;
-const MAX_ERROR_LENGTH = 300;
 
 /**
  * A request's JSON (mostly coordinates) deflates to a third at the fastest level: 0.9 MB in
@@ -206,13 +206,6 @@ function toTask<R>(row: TaskRow): Task<R> {
   };
 }
 
-/** What a client may see of a failure: one line, no stack, bounded. */
-function errorLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const line = message.split("\n").map((part) => part.trim()).find((part) => part !== "");
-  return (line ?? "the task failed without a message").slice(0, MAX_ERROR_LENGTH);
-}
-
 class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
   private readonly statements;
   private readonly insert: (id: string, payload: Buffer, now: string) => TaskRow;
@@ -321,7 +314,7 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
 
   private async run({ row, payload }: Claimed, handler: TaskHandler<P, R>): Promise<void> {
     const controller = new AbortController();
-    const progress = this.progressReporter(row.id);
+    const progress = throttledProgress((percent) => this.survive(() => this.statements.progress.run(percent, row.id)));
     this.running.add(controller);
     const context: TaskContext = { id: row.id, attempt: row.attempts, progress: progress.report, signal: controller.signal };
     let outcome: { result: string | null } | { error: unknown };
@@ -371,39 +364,6 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
     } catch (error) {
       this.settings.onError(error);
     }
-  }
-
-  /**
-   * Handlers may report progress on every item they process: write the latest value at most
-   * every PROGRESS_INTERVAL_MS, the last one of a burst on a timer so that it is not lost.
-   */
-  private progressReporter(id: string): { report: (percent: number) => void; stop: () => void } {
-    let stopped = false;
-    let written = 0;
-    let latest = 0;
-    let writtenAt = -Infinity;
-    let timer: NodeJS.Timeout | undefined;
-    const write = (): void => {
-      timer = undefined;
-      if (stopped || latest === written) return;
-      this.survive(() => this.statements.progress.run(latest, id));
-      written = latest;
-      writtenAt = performance.now();
-    };
-    return {
-      report: (percent) => {
-        if (stopped || Number.isNaN(percent)) return;
-        latest = Math.round(Math.min(100, Math.max(0, percent)));
-        if (timer !== undefined || latest === written) return;
-        const wait = writtenAt + PROGRESS_INTERVAL_MS - performance.now();
-        if (wait <= 0) write();
-        else timer = setTimeout(write, wait);
-      },
-      stop: () => {
-        stopped = true;
-        clearTimeout(timer);
-      },
-    };
   }
 
   async prune(before: Date): Promise<number> {

@@ -7,9 +7,10 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { PermanentTaskError, QueueFull } from "../../src/tasks/queue.js";
-import type { Task, TaskContext, TaskQueue } from "../../src/tasks/queue.js";
+import type { Task, TaskQueue } from "../../src/tasks/queue.js";
 import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
 import type { SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
+import { deferred, until } from "./contract/wait.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-queue-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -28,29 +29,6 @@ async function open<P = string, R = string>(path: string, options?: SqliteQueueO
   return queue;
 }
 
-/** Polls until `check` passes: for states a worker reaches on its own time. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const until = <P, R>(queue: TaskQueue<P, R>, id: string, check: (task: Task<R>) => boolean): Promise<Task<R>> =>
-  eventually(
-    () => queue.get(id),
-    (task) => task !== null && check(task),
-  ) as Promise<Task<R>>;
-
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
 /** A queue file written behind the queue's back, as a crashed process would have left it. */
 function tamper(path: string, sql: string, ...parameters: unknown[]): void {
   const db = new Database(path);
@@ -58,87 +36,17 @@ function tamper(path: string, sql: string, ...parameters: unknown[]): void {
   db.close();
 }
 
+// What every queue does is tested in contract/; here, what is the SQLite queue's own.
 describe("the SQLite task queue", () => {
-  it("records tasks durably as PENDING and finds them by id; the payload reaches the handler", async () => {
-    const path = freshPath();
-    const queue = await open<{ area: number[] }, number[]>(path);
-    const task = await queue.enqueue({ area: [1, 2, 3] });
-    expect(task).toMatchObject({ state: "PENDING", progress: 0, result: null, error: null, attempts: 0 });
-    expect(task.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
-    expect(await queue.get(task.id)).toEqual(task);
-    expect(await queue.get("00000000-0000-4000-8000-000000000000")).toBeNull();
-    await queue.close();
-
-    const reopened = await open<{ area: number[] }, number[]>(path);
-    expect(await reopened.get(task.id)).toEqual(task);
-    reopened.work(async ({ area }) => area.map((n) => n * 2), { concurrency: 1 });
-    expect(await until(reopened, task.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: [2, 4, 6] });
-  });
-
-  it("runs tasks to SUCCESS and shows progress while they run", async () => {
+  it("wakes an idle worker on enqueue, without waiting for its next poll", async () => {
     // A poll far beyond the test's length: only enqueue() waking the idle worker can start the task.
-    const queue = await open<string, { files: string[] }>(freshPath(), { pollMs: 600_000 });
-    const release = deferred();
-    let context: TaskContext | undefined;
-    queue.work(async (payload, ctx) => {
-      context = ctx;
-      // A burst: the first value is written at once, the last one when the throttle allows.
-      ctx.progress(-5);
-      ctx.progress(12);
-      ctx.progress(42.6);
-      await release.promise;
-      return { files: [`${payload}.zip`] };
-    }, { concurrency: 1 });
+    const queue = await open<string, string>(freshPath(), { pollMs: 600_000 });
+    queue.work(async (payload) => `${payload} done`, { concurrency: 1 });
+    // Enqueued once the worker has found nothing and sleeps.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const task = await queue.enqueue("export");
-
-    const running = await until(queue, task.id, (t) => t.progress === 43);
-    expect(running).toMatchObject({ state: "STARTED", attempts: 1, result: null });
-    expect(running.startedAt).not.toBeNull();
-    expect(context).toMatchObject({ id: task.id, attempt: 1 });
-    expect(context!.signal.aborted).toBe(false);
-    context!.progress(250);
-    expect(await until(queue, task.id, (t) => t.progress === 100)).toMatchObject({ state: "STARTED" });
-
-    release.resolve();
-    const done = await until(queue, task.id, (t) => t.state === "SUCCESS");
-    expect(done).toMatchObject({ progress: 100, result: { files: ["export.zip"] }, error: null, attempts: 1 });
-    expect(done.finishedAt! >= done.startedAt!).toBe(true);
-
-    // A handler's stray callback reporting after the end changes nothing and does not throw.
-    expect(() => context!.progress(10)).not.toThrow();
-    expect((await queue.get(task.id))!.progress).toBe(100);
+    expect(await until(queue, task.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "export done", attempts: 1 });
   });
-
-  it("runs at most `concurrency` tasks at once", async () => {
-    const queue = await open(freshPath());
-    const waiting: Array<() => void> = [];
-    let running = 0;
-    let mostRunning = 0;
-    queue.work(async (payload) => {
-      mostRunning = Math.max(mostRunning, ++running);
-      const release = deferred();
-      waiting.push(release.resolve);
-      await release.promise;
-      running--;
-      return payload;
-    }, { concurrency: 3 });
-    const tasks = await Promise.all(["a", "b", "c", "d", "e", "f"].map((payload) => queue.enqueue(payload)));
-    const states = async (): Promise<string[]> => Promise.all(tasks.map(async (task) => (await queue.get(task.id))!.state));
-
-    await eventually(() => Promise.resolve(waiting.length), (count) => count === 3);
-    // Oldest first: the first three enqueued are the ones running.
-    expect(await states()).toEqual(["STARTED", "STARTED", "STARTED", "PENDING", "PENDING", "PENDING"]);
-
-    for (let released = 0; released < tasks.length; released++) {
-      await eventually(() => Promise.resolve(waiting.length), (count) => count > released);
-      waiting[released]!();
-    }
-    await eventually(states, (all) => all.every((state) => state === "SUCCESS"));
-    expect(mostRunning).toBe(3);
-    expect(waiting).toHaveLength(6);
-  });
-
   it("retries a failing task after a doubling delay until it succeeds", async () => {
     let clock = Date.parse("2025-06-01T12:00:00.000Z");
     const queue = await open(freshPath(), { retryDelayMs: 1000, pollMs: 10, now: () => new Date(clock) });
@@ -172,31 +80,6 @@ describe("the SQLite task queue", () => {
     expect(attemptsSeen).toEqual([1, 2, 3]);
   });
 
-  it("fails a task for good after maxAttempts, or at once on a PermanentTaskError, with a one-line error", async () => {
-    const queue = await open(freshPath(), { maxAttempts: 3, retryDelayMs: 5, pollMs: 5 });
-    queue.work(async (payload) => {
-      if (payload === "permanent") throw new PermanentTaskError("the area is empty\nmore detail");
-      const error = new Error("  disk full  \n    at writeFile (fs.js:1:1)\n    at run (task.js:2:2)");
-      throw error;
-    }, { concurrency: 2 });
-    const always = await queue.enqueue("always");
-    const permanent = await queue.enqueue("permanent");
-
-    expect(await until(queue, always.id, (t) => t.state === "FAILURE")).toMatchObject({ attempts: 3, error: "disk full", result: null });
-    const failed = await until(queue, permanent.id, (t) => t.state === "FAILURE");
-    expect(failed).toMatchObject({ attempts: 1, error: "the area is empty" });
-    expect(failed.finishedAt).not.toBeNull();
-  });
-
-  it("caps a failure's message at 300 characters", async () => {
-    const queue = await open(freshPath());
-    queue.work(async () => {
-      throw new PermanentTaskError("x".repeat(1000));
-    }, { concurrency: 1 });
-    const task = await queue.enqueue("long");
-    expect((await until(queue, task.id, (t) => t.state === "FAILURE")).error).toBe("x".repeat(300));
-  });
-
   it("runs again the tasks a dead process left STARTED, unless they have no attempt left", async () => {
     const path = freshPath();
     const first = await open(path, { maxAttempts: 3 });
@@ -219,42 +102,6 @@ describe("the SQLite task queue", () => {
     }, { concurrency: 1 });
     expect(await until(queue, interrupted.id, (t) => t.state === "SUCCESS")).toMatchObject({ attempts: 2, result: "interrupted done" });
     expect(attempts).toEqual([2]);
-  });
-
-  it("on close() aborts running handlers and gives their tasks back without using up an attempt", async () => {
-    const path = freshPath();
-    const queue = await open(path);
-    const started = deferred<AbortSignal>();
-    let handlerSettled = false;
-    queue.work(async (_payload, { signal }) => {
-      started.resolve(signal);
-      try {
-        await new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-      } finally {
-        // Let close() prove it waits for the handler rather than just for the abort.
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        handlerSettled = true;
-      }
-      return "unreachable";
-    }, { concurrency: 1 });
-    const task = await queue.enqueue("long export");
-    const signal = await started.promise;
-
-    await queue.close();
-    expect(signal.aborted).toBe(true);
-    expect(handlerSettled).toBe(true);
-    await queue.close(); // idempotent
-
-    const reopened = await open(path);
-    expect(await reopened.get(task.id)).toMatchObject({ state: "PENDING", attempts: 0, progress: 0 });
-    reopened.work(async (payload, { attempt }) => `${payload} ${attempt}`, { concurrency: 1 });
-    expect(await until(reopened, task.id, (t) => t.state === "SUCCESS")).toMatchObject({ attempts: 1, result: "long export 1" });
-  });
-
-  it("refuses a second work() call", async () => {
-    const queue = await open(freshPath());
-    queue.work(async () => "", { concurrency: 1 });
-    expect(() => queue.work(async () => "", { concurrency: 1 })).toThrow(/already/);
   });
 
   it("is owned by one process: a second opener fails while the first has it open", async () => {

@@ -1,0 +1,256 @@
+/**
+ * The task queue on Redis (BullMQ), for workers on several machines: `basemodel serve --queue`
+ * enqueues and reads tasks, `basemodel worker --queue` runs them.
+ *
+ * BullMQ's own counts are mapped to the SQLite queue's rules: a task runs at most maxAttempts
+ * times, a failed run and a crashed run (a worker killed, seen as a stalled job) each use one,
+ * and a run stopped by close() uses none. BullMQ counts failed runs (attemptsMade) and stalls
+ * (stalledCounter) apart, so the runs a task has used are their sum, and the budget is checked
+ * here before each run.
+ *
+ * bullmq and ioredis are optional peer dependencies, imported lazily.
+ */
+import { randomUUID } from "node:crypto";
+import type { Job, Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { errorLine } from "./error-line.js";
+import { throttledProgress } from "./progress-throttle.js";
+import { PermanentTaskError, QueueFull } from "./queue.js";
+import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
+
+export interface BullmqQueueOptions {
+  /** The BullMQ queue's name: every process of one service uses the same (default "exports"). */
+  name?: string;
+  /** Prefix of every Redis key of the queue (default "basemodel"). */
+  prefix?: string;
+  /** Runs a task may start before it fails for good (default 3). */
+  maxAttempts?: number;
+  /** Wait before retry n is retryDelayMs * 2^(n-1) (default 1000). */
+  retryDelayMs?: number;
+  /**
+   * How long a worker's hold on a running task lasts unless renewed (default 5000): a worker
+   * that dies stops renewing it, and another worker takes the task within about this time
+   * plus stalledIntervalMs. The handler must not block the event loop this long.
+   */
+  lockDurationMs?: number;
+  /** How often workers look for tasks whose worker died (default 2000). */
+  stalledIntervalMs?: number;
+  /** How long opening waits for Redis to answer (default 5000). */
+  connectTimeoutMs?: number;
+  /** Told of the failures the queue survives (a lost connection, a state it could not record). */
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULTS = {
+  name: "exports",
+  prefix: "basemodel",
+  maxAttempts: 3,
+  retryDelayMs: 1000,
+  lockDurationMs: 5000,
+  stalledIntervalMs: 2000,
+  connectTimeoutMs: 5000,
+  onError: () => {},
+} satisfies Required<BullmqQueueOptions>;
+
+type Settings = Required<BullmqQueueOptions>;
+
+/** BullMQ's message when a job's workers died more often than maxStalledCount allows. */
+const STALLED_TOO_OFTEN = "job stalled more than allowable limit";
+/** Our message for a task whose runs were used up by workers that died. */
+const CRASHED = "a worker stopped while running this task";
+const crashed = (runs: number) => `${CRASHED} ${runs} times`;
+
+async function loadDrivers(): Promise<{ bullmq: typeof import("bullmq"); Redis: typeof import("ioredis").Redis }> {
+  try {
+    const [bullmq, ioredis] = await Promise.all([import("bullmq"), import("ioredis")]);
+    return { bullmq, Redis: ioredis.Redis };
+  } catch (error) {
+    throw new Error("The Redis task queue needs the optional dependencies bullmq and ioredis: run `npm install bullmq@6 ioredis@6`", { cause: error });
+  }
+}
+
+/**
+ * Connects to the Redis at `url` (redis://host:port[/db]) and opens the queue there. Fails with
+ * one line when Redis does not answer within connectTimeoutMs.
+ */
+export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueueOptions = {}): Promise<TaskQueue<P, R>> {
+  const settings: Settings = { ...DEFAULTS, ...options };
+  const { bullmq, Redis } = await loadDrivers();
+  // No limit on a command's retries: BullMQ's workers block on Redis and must outlive a restart of it.
+  const connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  // connect() rejects with "Connection is closed"; the first error event says why.
+  let firstError: Error | undefined;
+  const noteError = (error: Error) => (firstError ??= error);
+  connection.on("error", noteError);
+  try {
+    await withTimeout(connection.connect(), settings.connectTimeoutMs, `no answer within ${settings.connectTimeoutMs / 1000} s`);
+  } catch (error) {
+    connection.disconnect();
+    const reason = firstError ?? (error as Error);
+    throw new Error(`cannot reach Redis at ${url}: ${reason.message}`, { cause: reason });
+  } finally {
+    connection.off("error", noteError);
+  }
+  connection.on("error", settings.onError);
+  const queue = new bullmq.Queue(settings.name, { connection, prefix: settings.prefix });
+  queue.on("error", settings.onError);
+  return new BullmqTaskQueue<P, R>(bullmq, connection, queue, settings);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const STATES: Record<string, TaskState> = {
+  waiting: "PENDING",
+  delayed: "PENDING",
+  prioritized: "PENDING",
+  "waiting-children": "PENDING",
+  active: "STARTED",
+  completed: "SUCCESS",
+  failed: "FAILURE",
+};
+
+/** Runs the task has used: failed ones and crashed ones, and the current one. */
+function runsUsed(job: Job, state: TaskState): number {
+  return job.attemptsMade + job.stalledCounter + (state === "STARTED" ? 1 : 0);
+}
+
+/** Redis refuses writes when it has reached maxmemory and may evict nothing (noeviction). */
+function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("OOM ");
+}
+
+function toTask<R>(job: Job, bullmqState: string): Task<R> | null {
+  const state = STATES[bullmqState];
+  if (state === undefined) return null;
+  let attempts = runsUsed(job, state);
+  let error: string | null = null;
+  if (state === "FAILURE") {
+    // A task failed for its crashes was failed by a worker that took it without running it.
+    if (job.failedReason === STALLED_TOO_OFTEN || job.failedReason?.startsWith(CRASHED)) attempts--;
+    error = job.failedReason === STALLED_TOO_OFTEN ? crashed(job.stalledCounter) : job.failedReason;
+  }
+  const time = (ms: number | undefined) => (ms === undefined || ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: job.id!,
+    state,
+    // Only a run shows progress: a crashed run's stays on the job until the next run resets it.
+    progress: state === "SUCCESS" ? 100 : state === "STARTED" && typeof job.progress === "number" ? job.progress : 0,
+    result: state === "SUCCESS" ? ((job.returnvalue as R | undefined) ?? null) : null,
+    error,
+    attempts,
+    createdAt: new Date(job.timestamp).toISOString(),
+    startedAt: time(job.processedOn),
+    finishedAt: state === "SUCCESS" || state === "FAILURE" ? time(job.finishedOn) : null,
+  };
+}
+
+class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
+  private worker: Worker | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    private readonly bullmq: typeof import("bullmq"),
+    private readonly connection: Redis,
+    private readonly queue: Queue,
+    private readonly settings: Settings,
+  ) {}
+
+  async enqueue(payload: P): Promise<Task<R>> {
+    let job: Job;
+    try {
+      job = await this.queue.add("task", payload, {
+        // Not an integer: BullMQ takes integer ids for its own counter's.
+        jobId: randomUUID(),
+        // The budget is ours (run()); BullMQ must only never stop retrying before it.
+        attempts: this.settings.maxAttempts,
+        backoff: { type: "exponential", delay: this.settings.retryDelayMs },
+        removeOnComplete: false,
+        removeOnFail: false,
+      });
+    } catch (error) {
+      if (isOutOfMemory(error)) throw new QueueFull("the Redis of the task queue is full", { cause: error });
+      throw error;
+    }
+    return toTask<R>(job, "waiting")!;
+  }
+
+  async get(id: string): Promise<Task<R> | null> {
+    // The state first: the job read after it is at least as new, so a finished state finds
+    // the outcome recorded.
+    const state = await this.queue.getJobState(id);
+    const job = state === "unknown" ? undefined : await this.queue.getJob(id);
+    return job ? toTask<R>(job, state) : null;
+  }
+
+  work(handler: TaskHandler<P, R>, options: WorkOptions): void {
+    if (this.worker) throw new Error("work() was already called on this task queue");
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency must be a positive integer, not ${options.concurrency}`);
+    }
+    this.worker = new this.bullmq.Worker(this.settings.name, (job, token, signal) => this.run(job, token!, signal!, handler), {
+      connection: this.connection,
+      prefix: this.settings.prefix,
+      concurrency: options.concurrency,
+      lockDuration: this.settings.lockDurationMs,
+      stalledInterval: this.settings.stalledIntervalMs,
+      // A crash uses an attempt: after maxAttempts - 1 crashes, the next one fails the task.
+      maxStalledCount: this.settings.maxAttempts - 1,
+      // Jobs run until they end: BullMQ's own limit on runs started would count close()'s too.
+      maxStartedAttempts: undefined,
+    });
+    this.worker.on("error", this.settings.onError);
+  }
+
+  private async run(job: Job, token: string, signal: AbortSignal, handler: TaskHandler<P, R>): Promise<R> {
+    const attempt = runsUsed(job, "STARTED");
+    if (attempt > this.settings.maxAttempts) throw new this.bullmq.UnrecoverableError(crashed(job.stalledCounter));
+    // A crashed run's progress is still on the job: this run starts from nothing.
+    if (job.progress !== 0) await job.updateProgress(0);
+    const progress = throttledProgress((percent) => void job.updateProgress(percent).catch(this.settings.onError));
+    const context: TaskContext = { id: job.id!, attempt, progress: progress.report, signal };
+    try {
+      return await handler(job.data as P, context);
+    } catch (error) {
+      // Whether it runs again or not, this run's progress is over.
+      await job.updateProgress(0).catch(this.settings.onError);
+      if (signal.aborted) {
+        // Stopped by close(): not the task's fault, so the attempt does not count; WaitingError
+        // tells BullMQ the job has been moved already.
+        await job.moveToWait(token);
+        throw new this.bullmq.WaitingError();
+      }
+      if (error instanceof PermanentTaskError || attempt >= this.settings.maxAttempts) {
+        throw new this.bullmq.UnrecoverableError(errorLine(error));
+      }
+      throw new Error(errorLine(error));
+    } finally {
+      progress.stop();
+    }
+  }
+
+  async prune(before: Date): Promise<number> {
+    // By the finished sets' scores (finish times) rather than Queue.clean(), whose grace period
+    // is measured from its own clock reading and so drifts from `before`.
+    const keys = [this.queue.keys.completed!, this.queue.keys.failed!];
+    const ids = (await Promise.all(keys.map((key) => this.connection.zrangebyscore(key, 0, `(${before.getTime()}`)))).flat();
+    const removed = await Promise.all(ids.map((id) => this.queue.remove(id)));
+    return removed.reduce((sum: number, count) => sum + count, 0);
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      if (this.worker) {
+        // Aborts the running handlers (their signal); run() gives their tasks back.
+        this.worker.cancelAllJobs("the task queue is closing");
+        await this.worker.close();
+      }
+      await this.queue.close();
+      await this.connection.quit().catch(() => this.connection.disconnect());
+    })();
+    return this.closed;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What is the BullMQ queue's own (what every queue does is in contract/): reaching Redis, and a
+ * Redis that refuses writes. Each test runs its own redis-server, so that limits set here never
+ * reach the shared one.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { Redis } from "ioredis";
+import { afterEach, describe, expect, it } from "vitest";
+import { openBullmqTaskQueue } from "../../src/tasks/bullmq-queue.js";
+import { QueueFull, type TaskQueue } from "../../src/tasks/queue.js";
+import { hasTool } from "../requirements.js";
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const started: ChildProcess[] = [];
+const opened: Array<TaskQueue<unknown, unknown>> = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((queue) => queue.close()));
+  for (const child of started.splice(0)) child.kill("SIGKILL");
+});
+
+/** A throwaway redis-server that keeps nothing on disk, with these extra settings. */
+async function startRedis(...settings: string[]): Promise<string> {
+  const port = await freePort();
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...settings], { stdio: "ignore" });
+  started.push(child);
+  const url = `redis://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      await client.quit();
+      return url;
+    } catch (error) {
+      if (tries >= 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+describe("the BullMQ task queue", () => {
+  it("says in one line that Redis cannot be reached", async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    await expect(openBullmqTaskQueue(url, { connectTimeoutMs: 1000 })).rejects.toThrow(new RegExp(`^cannot reach Redis at ${url}: (connect ECONNREFUSED|no answer within 1 s)`));
+  });
+
+  it.skipIf(!hasTool(["redis-server"], "redis-server"))("refuses a task as QueueFull when Redis has no memory left for it (noeviction)", async () => {
+    const url = await startRedis("--maxmemory", "3mb", "--maxmemory-policy", "noeviction");
+    const queue = await openBullmqTaskQueue<string, string>(url, { name: "full" });
+    opened.push(queue as TaskQueue<unknown, unknown>);
+    const payload = "x".repeat(200_000);
+    let refused: unknown;
+    for (let count = 0; count < 100 && refused === undefined; count++) await queue.enqueue(payload).catch((error: unknown) => (refused = error));
+    expect(refused).toBeInstanceOf(QueueFull);
+    expect(refused).toMatchObject({ message: "the Redis of the task queue is full", cause: expect.objectContaining({ message: expect.stringMatching(/^OOM /) }) });
+  });
+});
