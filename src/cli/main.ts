@@ -167,7 +167,7 @@ function program(): Command {
   cli
     .command("check")
     .description("check the data quality of every feature of a store (findings of earlier checks are replaced)")
-    .requiredOption("--db <path>", "the store to check")
+    .requiredOption("--db <path>", "the store to check: a SQLite file or a postgres:// URL")
     .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
     .action(async (flags: Pick<UpdateFlags, "db" | "rules">) => {
       const { runCheck } = await import("./update.js");

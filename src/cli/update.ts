@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { RuleSet } from "../quality/rules.js";
+import { isDatabaseUrl, shownLocation } from "../store/open.js";
 import type { UpdateSummary } from "../update/apply.js";
 import { isEnvironmentError } from "./import.js";
 import { withOptionalDependencies } from "./optional.js";
@@ -32,6 +33,9 @@ const OPTIONAL = ["better-sqlite3", "saxes", "pbf"];
 const QUALITY_OPTIONAL = ["geos-wasm"];
 
 export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo): Promise<number> {
+  if (isDatabaseUrl(flags.db)) {
+    throw new UsageError("update applies change files to a SQLite store; a PostGIS store is kept current by osm2pgsql --append, which basemodel does not run yet");
+  }
   checkFiles([
     [change, "the change file"],
     [flags.db, "--db"],
@@ -64,21 +68,28 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
 
 /** `basemodel check`: every feature of the store against the rule set, replacing earlier findings. */
 export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: UpdateIo): Promise<number> {
+  const database = isDatabaseUrl(flags.db);
   checkFiles([
-    [flags.db, "--db"],
+    [database ? undefined : flags.db, "--db"],
     [flags.rules, "--rules"],
   ]);
-  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...OPTIONAL, ...QUALITY_OPTIONAL], loadUpdater);
+  const packages = database ? [...OPTIONAL.filter((name) => name !== "better-sqlite3"), "pg"] : OPTIONAL;
+  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...packages, ...QUALITY_OPTIONAL], loadUpdater);
   const rules = await ruleSet(loadRuleSet, flags.rules);
   const started = performance.now();
   try {
     const summary = await checkWholeStore(flags.db, rules);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stdout.write(
-      `Checked ${count(summary.checked)} features of ${flags.db} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
+      `Checked ${count(summary.checked)} features of ${shownLocation(flags.db)} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
     );
     return EXIT_UPDATED;
   } catch (error) {
+    // A database that cannot be reached or read is said in one line; one that is no store is a usage error.
+    if (database && !NOT_A_STORE.test((error as Error).message)) {
+      io.stderr.write(`basemodel: ${(error as Error).message}\n`);
+      return EXIT_UPDATE_FAILED;
+    }
     return storeFailure(error, flags.db, io);
   }
 }
@@ -103,8 +114,10 @@ async function ruleSet(load: (path: string) => Promise<RuleSet>, path: string | 
 }
 
 /** A store that is not one (or is damaged) is a usage error; one that cannot be written, a failure; anything else, a bug. */
+const NOT_A_STORE = /is not a feature store|is a feature store of schema version|is damaged \(/;
+
 function storeFailure(error: unknown, db: string, io: UpdateIo): number {
-  if (/is not a feature store|is a feature store of schema version|is damaged \(/.test((error as Error).message)) throw new UsageError((error as Error).message);
+  if (NOT_A_STORE.test((error as Error).message)) throw new UsageError((error as Error).message);
   if (isEnvironmentError(error)) {
     io.stderr.write(`basemodel: cannot update ${db}: ${(error as Error).message}\n`);
     return EXIT_UPDATE_FAILED;

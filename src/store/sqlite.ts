@@ -26,6 +26,7 @@ import type {
   FeatureTable,
   FeatureWriter,
   FindingFilter,
+  FindingsUpdate,
   FindingRow,
   FindingValueCount,
   FindingValueRow,
@@ -138,6 +139,10 @@ class SqliteFeatureStore implements WritableFeatureStore {
 
   update(): StoreUpdate {
     return new SqliteUpdate(this.db);
+  }
+
+  async findings(): Promise<FindingsUpdate> {
+    return this.update();
   }
 
   async queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]> {

@@ -313,8 +313,17 @@ export interface FeatureStore {
   close(): Promise<void>;
 }
 
+/** What checking the data quality of a whole store needs: the features, and their findings replaced in one transaction. */
+export type FindingsUpdate = Pick<StoreUpdate, "featuresInBBox" | "setFindings" | "commit" | "rollback">;
+
+/** A store whose data quality `basemodel check` can record: every store. */
+export interface CheckableFeatureStore extends FeatureStore {
+  /** Starts replacing findings; nothing is visible to readers before commit(). */
+  findings(): Promise<FindingsUpdate>;
+}
+
 /** A store that basemodel's own importer and change application fill, object by object. */
-export interface WritableFeatureStore extends FeatureStore {
+export interface WritableFeatureStore extends CheckableFeatureStore {
   /** Starts a bulk load; a store accepts one writer at a time. */
   writer(): FeatureWriter;
   /** Starts applying a change; one at a time, and not beside a writer. */
@@ -351,7 +360,7 @@ export interface LoadSummary {
 /** How a database store is opened and loaded: osm2pgsql fills it, with our style and our own steps after it. */
 export interface Osm2pgsqlStoreFactory {
   kind: "osm2pgsql";
-  open(location: string): Promise<FeatureStore>;
+  open(location: string): Promise<CheckableFeatureStore>;
   /** Replaces the store's data with the OSM file's. */
   load(input: string, location: string, options: LoadOptions): Promise<LoadSummary>;
 }

@@ -6,7 +6,7 @@
 import type { TagFilter } from "../query/types.js";
 import { geometryBBox } from "../store/geojson.js";
 import type { BBox } from "../store/geojson.js";
-import type { QualityFinding, StoredFeature, StoreUpdate, WritableFeatureStore } from "../store/store.js";
+import type { CheckableFeatureStore, FindingsUpdate, QualityFinding, StoredFeature, StoreUpdate } from "../store/store.js";
 
 /** What checks a feature: src/quality's checker, or anything with its shape. */
 export interface FeatureChecker {
@@ -41,8 +41,8 @@ export async function checkChanged(
 }
 
 /** Checks every feature of the store, replacing all earlier findings; one transaction. */
-export async function checkStore(store: Pick<WritableFeatureStore, "update">, checker: FeatureChecker): Promise<CheckSummary> {
-  const update = store.update();
+export async function checkStore(store: Pick<CheckableFeatureStore, "findings">, checker: FeatureChecker): Promise<CheckSummary> {
+  const update = await store.findings();
   try {
     const summary = await checkFeatures(update, checker, await update.featuresInBBox(WORLD));
     await update.commit();
@@ -53,7 +53,7 @@ export async function checkStore(store: Pick<WritableFeatureStore, "update">, ch
   }
 }
 
-async function checkFeatures(update: StoreUpdate, checker: FeatureChecker, features: Iterable<StoredFeature>): Promise<CheckSummary> {
+async function checkFeatures(update: FindingsUpdate, checker: FeatureChecker, features: Iterable<StoredFeature>): Promise<CheckSummary> {
   const summary: CheckSummary = { checked: 0, withFindings: 0 };
   for (const found of features) {
     const nearby = await neighbours(update, checker, found);
@@ -65,7 +65,7 @@ async function checkFeatures(update: StoreUpdate, checker: FeatureChecker, featu
   return summary;
 }
 
-async function neighbours(update: StoreUpdate, checker: FeatureChecker, { feature }: StoredFeature): Promise<StoredFeature[]> {
+async function neighbours(update: Pick<FindingsUpdate, "featuresInBBox">, checker: FeatureChecker, { feature }: StoredFeature): Promise<StoredFeature[]> {
   const tags = checker.neighbourTags(feature.tags);
   return tags === null ? [] : update.featuresInBBox(geometryBBox(feature.geometry), tags);
 }

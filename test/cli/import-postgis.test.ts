@@ -33,6 +33,18 @@ describe.runIf(template)("basemodel import --db postgres://", { timeout: 120_000
     }
   });
 
+  it("check --db postgres:// records the findings of every feature; update says it cannot yet", async () => {
+    const { url } = await fresh();
+    expect((await basemodel(["import", MONACO, "--db", url])).code).toBe(0);
+    const checked = await basemodel(["check", "--db", url]);
+    expect(checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(new RegExp(`^Checked 9,521 features of ${url.replace(/[.]/g, "\\.")} in \\d+\\.\\d s: 799 with findings \\(rules: the default\\)\\n$`));
+    const update = await basemodel(["update", "fixtures/updates/monaco-mapathon-1.osc", "--db", url]);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toContain("a PostGIS store is kept current by osm2pgsql --append, which basemodel does not run yet");
+  });
+
   it("without osm2pgsql: one line naming the Debian package", async () => {
     const { url } = await fresh();
     const { code, stderr } = await basemodel(["import", MONACO, "--db", url], { env: { PATH: "/nonexistent" } });

@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import { afterFile } from "../cleanup.js";
 import { schemas } from "../../src/api/index.js";
 import { createServer, type ServerOptions } from "../../src/server/app.js";
-import { sqliteStoreFactory } from "../../src/store/sqlite.js";
+import { openStore } from "../../src/store/open.js";
 import type { FeatureStore } from "../../src/store/store.js";
 export { monacoStorePath } from "../monaco.js";
 
@@ -16,9 +16,9 @@ export interface RunningServer {
   get(path: string): Promise<{ status: number; body: any; text: string }>;
 }
 
-/** The real server on a real port, over a real store; closed after the test file. */
+/** The real server on a real port, over a real store (a file, or a postgres:// URL); closed after the test file. */
 export async function startServer(storePath: string, options: Omit<ServerOptions, "store"> = {}): Promise<RunningServer> {
-  const store = await sqliteStoreFactory.open(storePath);
+  const store = await openStore(storePath);
   const app = await createServer({ store, ...options });
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
   afterFile(async () => {

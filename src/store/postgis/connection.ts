@@ -70,7 +70,10 @@ const BATCH = 1000;
 
 let cursors = 0;
 
-async function* fetchCursor(client: pg.ClientBase, sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
+/** What a cursor needs of a connection. */
+type Querier = Pick<pg.ClientBase, "query">;
+
+async function* fetchCursor(client: Querier, sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
   const name = `basemodel_cursor_${++cursors}`;
   await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, parameters as unknown[]);
   try {
@@ -114,6 +117,17 @@ export class PoolQueries implements Queries {
  * as of the first one, whatever commits meanwhile. Cursors of several streams interleave on it.
  */
 export class SnapshotQueries implements Queries {
+  /** The last statement sent: the next waits for it, as pg wants one statement at a time per connection. */
+  private last: Promise<unknown> = Promise.resolve();
+  /** The connection's query(), one statement at a time, whoever sends it (several cursors interleave). */
+  private readonly serial = {
+    query: ((...args: Parameters<pg.PoolClient["query"]>) => {
+      const next = this.last.then(() => (this.client.query as (...a: unknown[]) => Promise<unknown>)(...args));
+      this.last = next.catch(() => undefined);
+      return next;
+    }) as pg.PoolClient["query"],
+  };
+
   private constructor(private readonly client: pg.PoolClient) {}
 
   static async begin(pool: pg.Pool): Promise<SnapshotQueries> {
@@ -130,16 +144,16 @@ export class SnapshotQueries implements Queries {
   }
 
   async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
-    return (await this.client.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+    return (await this.serial.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
   }
 
   stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
-    return fetchCursor(this.client, sql, parameters);
+    return fetchCursor(this.serial, sql, parameters);
   }
 
   async end(): Promise<void> {
     try {
-      await this.client.query("COMMIT");
+      await this.serial.query("COMMIT");
       this.client.release();
     } catch (error) {
       this.client.release(error as Error);

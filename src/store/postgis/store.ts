@@ -8,14 +8,17 @@ import type { AreaFilter } from "../../query/types.js";
 import type { BBox } from "../geojson.js";
 import type {
   CandidateOptions,
+  CheckableFeatureStore,
   CountOptions,
   FeatureSnapshot,
   FeatureStore,
   FeatureTable,
+  FindingsUpdate,
   OsmFeature,
   StoreMeta,
 } from "../store.js";
 import { PoolQueries, SnapshotQueries, type Queries } from "./connection.js";
+import { PostgisFindings } from "./findings.js";
 import { Parameters } from "./parameters.js";
 import { PostgisReports } from "./reports.js";
 import { toFeature, type FeatureRow } from "../feature-rows.js";
@@ -107,9 +110,13 @@ function toAnnotatedFeature(row: unknown[]): OsmFeature {
   return feature;
 }
 
-export class PostgisFeatureStore extends PostgisReader implements FeatureStore {
+export class PostgisFeatureStore extends PostgisReader implements CheckableFeatureStore {
   constructor(private readonly pool: pg.Pool) {
     super(new PoolQueries(pool), () => pool.end());
+  }
+
+  findings(): Promise<FindingsUpdate> {
+    return PostgisFindings.begin(this.pool);
   }
 
   async snapshot(): Promise<FeatureSnapshot> {
