@@ -4,6 +4,8 @@ import type { ImportFlags } from "./import.js";
 import { LOG_LEVELS } from "../server/log.js";
 import type { ServeFlags } from "./serve.js";
 import { corsOrigins } from "./serve-options.js";
+import { redisQueueUrl } from "./queue-option.js";
+import type { WorkerFlags } from "./worker.js";
 import type { UpdateFlags } from "./update.js";
 import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
@@ -51,6 +53,15 @@ function numberAtLeast(min: number, whole: boolean): (text: string) => number {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const logLevelOption = (what: string) => new Option("--log-level <level>", `lines written to standard error: ${what}`).choices(LOG_LEVELS).default("info");
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM). */
+const stopSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
 
 const prefixOption = () => new Option("--prefix <prefix>", 'service prefix of the item\'s own properties (default "fair:")');
 const schemaUrlOption = () => new Option("--schema-url <url>", "schema identifier items must list in stac_extensions (default: fAIr's v1.0.0)");
@@ -189,15 +200,25 @@ function program(): Command {
     .option("--cors <origins>", "origins whose web pages may call the server: *, none, or origins separated by commas (http://localhost:5000,https://fair.hotosm.org)", corsOrigins, "*")
     .option("--strict-requests", "refuse request members the API does not name (422), instead of ignoring them as the real services do")
     .option("--export-max-age <hours>", "delete export zips and forget their tasks this many hours after they finish", numberAtLeast(0, false), 24)
-    .addOption(new Option("--log-level <level>", "lines written to standard error: a line per request and per export at info, failures at warn and error").choices(LOG_LEVELS).default("info"))
+    .option("--queue <url>", "put exports on the Redis queue at this address (redis://host:port) for basemodel worker to run, and run none here", redisQueueUrl)
+    .addOption(logLevelOption("a line per request and per export at info, failures at warn and error"))
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: validate must never load fastify, SQLite or geometry code.
       const { runServe } = await import("./serve.js");
-      const stopped = new Promise<void>((resolve) => {
-        process.once("SIGINT", resolve);
-        process.once("SIGTERM", resolve);
-      });
-      process.exitCode = await runServe(flags, { stdout: process.stdout, stderr: process.stderr, stopped }, version);
+      process.exitCode = await runServe(flags, { stdout: process.stdout, stderr: process.stderr, stopped: stopSignal() }, version);
+    });
+
+  cli
+    .command("worker")
+    .description("run the exports that basemodel serve --queue puts on a Redis queue; SIGTERM or Ctrl-C puts running ones back on the queue")
+    .requiredOption("--queue <url>", "the Redis queue's address, as serve --queue names it (redis://host:port)", redisQueueUrl)
+    .requiredOption("--db <path>", "the store to export from: a SQLite file or a postgres:// URL")
+    .requiredOption("--exports <dir>", "the folder the servers publish exports from (shared by every machine that runs workers or servers)")
+    .option("--concurrency <n>", "exports run at the same time", numberAtLeast(1, true), 2)
+    .addOption(logLevelOption("a line per export step at info, failures at warn and error"))
+    .action(async (flags: WorkerFlags) => {
+      const { runWorker } = await import("./worker.js");
+      process.exitCode = await runWorker(flags, { stdout: process.stdout, stderr: process.stderr, stopped: stopSignal() });
     });
 
   // A usage mistake gets its message and where to read more, not the whole help.

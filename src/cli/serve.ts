@@ -13,7 +13,6 @@ import type { FastifyInstance } from "fastify";
 import type { CorsOrigins } from "../server/cors.js";
 import { lineLog, type LogLevel } from "../server/log.js";
 import { isDatabaseUrl, shownLocation } from "../store/open.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
 import { requestOptions } from "./serve-options.js";
@@ -39,6 +38,8 @@ export interface ServeFlags {
   exportMaxAge: number;
   /** Lines of this level and above go to standard error. */
   logLevel: LogLevel;
+  /** A Redis URL: exports go to this queue, for `basemodel worker` to run, and none run here. */
+  queue?: string;
 }
 
 export interface ServeIo {
@@ -54,9 +55,10 @@ const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastif
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Loads the server's optional dependencies, or says in one line what to install. */
-async function loadServer(database: boolean) {
-  const [server, store, queue, tasks] = await withOptionalDependencies("serve", database ? [...OPTIONAL, "pg"] : OPTIONAL, () =>
-    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/sqlite-queue.js"), import("../tasks/export-tasks.js")]),
+async function loadServer(database: boolean, redisQueue: boolean) {
+  const packages = [...OPTIONAL, ...(database ? ["pg"] : []), ...(redisQueue ? ["bullmq", "ioredis"] : [])];
+  const [server, store, queue, tasks] = await withOptionalDependencies("serve", packages, () =>
+    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/open-queue.js"), import("../tasks/export-tasks.js")]),
   );
   return { ...server, ...store, ...queue, ...tasks };
 }
@@ -79,7 +81,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
-  const { createServer, openStore, openSqliteTaskQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer(database);
+  const { createServer, openStore, openExportQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer(database, flags.queue !== undefined);
   const exportsDir = resolve(flags.exports);
   const log = lineLog(flags.logLevel, io.stderr);
 
@@ -101,7 +103,8 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     let queue;
     try {
       mkdirSync(exportsDir, { recursive: true });
-      queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"), {
+      queue = await openExportQueue(flags.queue, exportsDir, {
+        // Only the owner of the embedded queue may: with Redis, workers elsewhere may be writing.
         onOwned: () => removeUnfinishedExports(exportsDir),
         onError: (error) => log.error(`export queue: ${(error as Error).message}`),
       });
@@ -109,7 +112,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       await store.close();
       throw new UsageError((error as Error).message);
     }
-    queue.work(loggedHandler(exportTaskHandler(store, exportsDir), log), { concurrency: flags.workers });
+    if (flags.queue === undefined) queue.work(loggedHandler(exportTaskHandler(store, exportsDir), log), { concurrency: flags.workers });
     const maxAgeMs = flags.exportMaxAge * 3600 * 1000;
     const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => log.error(`clean-up of old exports failed: ${(error as Error).message}`));
     const cleanupTimer = setInterval(cleanUp, Math.max(1000, Math.min(CLEANUP_INTERVAL_MS, maxAgeMs / 10)));
@@ -132,7 +135,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       io.stdout.write(
         `basemodel serve: ${serving.address}${processes} (API docs at ${serving.address}/docs)\n` +
           `data: ${db === undefined ? "the demo dataset (generated; pass --db for your own import)" : shownLocation(db)}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
-          `exports: ${exportsDir} (${flags.workers} at a time, deleted ${flags.exportMaxAge} h after they finish)\n`,
+          `exports: ${exportsDir} (${flags.queue === undefined ? `${flags.workers} at a time` : `run by basemodel worker from ${flags.queue}`}, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
       return await Promise.race([io.stopped.then(() => 0), serving.ended]);
     } finally {

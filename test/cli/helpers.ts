@@ -98,8 +98,19 @@ export interface ServeProcess {
  * in a fresh folder, so that a default --exports (./exports) never meets a server the user runs
  * from the repository.
  */
-export function startServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: scratchDir(), stdio: ["ignore", "pipe", "pipe"] });
+export async function startServe(args: string[]): Promise<ServeProcess> {
+  const started = await startCommand("serve", args, /(http:\/\/127\.0\.0\.1:\d+)/);
+  return { ...started, url: started.ready[1]! };
+}
+
+/** Starts `basemodel worker` as a real process and resolves once it takes tasks. */
+export async function startWorker(args: string[]): Promise<Omit<ServeProcess, "url">> {
+  return startCommand("worker", args, /^basemodel worker: /m);
+}
+
+/** Starts a command that runs until stopped, in a fresh folder; resolves once its standard output matches `ready`. */
+function startCommand(command: string, args: string[], ready: RegExp): Promise<Omit<ServeProcess, "url"> & { ready: RegExpExecArray }> {
+  const child = spawn(process.execPath, [BIN, command, ...args], { cwd: scratchDir(), stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -107,9 +118,32 @@ export function startServe(args: string[]): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
       stdout += chunk;
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) resolve({ child, url: match[1]!, output: () => ({ stdout, stderr }), exited });
+      const match = ready.exec(stdout);
+      if (match) resolve({ child, ready: match, output: () => ({ stdout, stderr }), exited });
     });
-    void exited.then((code) => reject(new Error(`basemodel serve exited with ${code}: ${stderr}`)));
+    void exited.then((code) => reject(new Error(`basemodel ${command} exited with ${code}: ${stderr}`)));
   });
+}
+
+/** A task's status as a server answers it (/latest/tasks/status/<id>/). */
+export async function exportStatus(server: ServeProcess, id: string): Promise<any> {
+  return (await fetch(`${server.url}/latest/tasks/status/${id}/`)).json();
+}
+
+/** Polls a task's status until `done` accepts it; fails after `timeoutMs` with the last one. */
+export async function untilExport(server: ServeProcess, id: string, done: (body: any) => boolean, timeoutMs = 300_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = await exportStatus(server, id);
+    if (done(body)) return body;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${JSON.stringify(body)} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Requests an export (/latest/snapshot/); returns its task id. */
+export async function postExport(server: ServeProcess, body: unknown): Promise<string> {
+  const answer = await fetch(`${server.url}/latest/snapshot/`, { method: "POST", body: JSON.stringify(body) });
+  if (answer.status !== 200) throw new Error(`export refused: ${answer.status} ${await answer.text()}`);
+  return ((await answer.json()) as { taskId: string }).taskId;
 }

@@ -9,30 +9,10 @@ import { describe, expect, it } from "vitest";
 import { readWithGdal } from "../export/helpers.js";
 import { hasGdal } from "../query/gdal-oracle.js";
 import { monacoStorePath } from "../server/helpers.js";
-import { scratchDir, startServe, type ServeProcess } from "./helpers.js";
+import { exportStatus as status, postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
 
 /** All of Monaco. */
 const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
-
-async function status(server: ServeProcess, id: string): Promise<any> {
-  return (await fetch(`${server.url}/latest/tasks/status/${id}/`)).json();
-}
-
-async function until(server: ServeProcess, id: string, done: (body: any) => boolean, timeoutMs = 300_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const body = await status(server, id);
-    if (done(body)) return body;
-    if (Date.now() > deadline) throw new Error(`task ${id} still ${JSON.stringify(body)} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function post(server: ServeProcess, body: unknown): Promise<string> {
-  const answer = await fetch(`${server.url}/latest/snapshot/`, { method: "POST", body: JSON.stringify(body) });
-  expect(answer.status).toBe(200);
-  return ((await answer.json()) as { taskId: string }).taskId;
-}
 
 async function download(url: string, directory: string, name: string): Promise<string> {
   const path = join(directory, name);

@@ -4,21 +4,12 @@
  * reach the shared one.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBullmqTaskQueue } from "../../src/tasks/bullmq-queue.js";
 import { QueueFull, type TaskQueue } from "../../src/tasks/queue.js";
+import { freePort } from "../free-port.js";
 import { hasTool } from "../requirements.js";
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const started: ChildProcess[] = [];
 const opened: Array<TaskQueue<unknown, unknown>> = [];

@@ -1,0 +1,148 @@
+/**
+ * `basemodel serve --queue` and `basemodel worker` as real processes on a real Redis: exports
+ * requested over HTTP run in the workers, a worker SIGKILLed mid-export has its task finished
+ * by another, and SIGTERM gives a running task back without using an attempt.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { monacoStorePath } from "../server/helpers.js";
+import { redisUrl } from "../requirements.js";
+import { freePort } from "../free-port.js";
+import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, type ServeProcess } from "./helpers.js";
+
+/** All of Monaco: its KML export runs long enough to be caught running. */
+const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
+
+describe("basemodel worker and serve --queue: bad input is one line", () => {
+  it.each([
+    [["worker", "--db", "x.db", "--exports", "e"], "error: required option '--queue <url>' not specified"],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--exports", "e"], "error: required option '--db <path>' not specified"],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db"], "error: required option '--exports <dir>' not specified"],
+    [["worker", "--queue", "http://127.0.0.1:6379", "--db", "x.db", "--exports", "e"], `error: option '--queue <url>' argument 'http://127.0.0.1:6379' is invalid. expected a Redis address such as redis://127.0.0.1:6379; found "http://127.0.0.1:6379"`],
+    [["serve", "--queue", "127.0.0.1:6379"], `error: option '--queue <url>' argument '127.0.0.1:6379' is invalid. expected a Redis address such as redis://127.0.0.1:6379; found "127.0.0.1:6379"`],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "0"], "error: option '--concurrency <n>' argument '0' is invalid. expected a whole number of at least 1"],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "two"], "error: option '--concurrency <n>' argument 'two' is invalid. expected a whole number of at least 1"],
+  ])("basemodel %j", async (args, message) => {
+    const run = await basemodel(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(message);
+    expect(run.stdout).toBe("");
+  });
+
+  it("a Redis that cannot be reached is one line and exit code 2, for the worker and for serve", async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const exports = scratchDir();
+    for (const args of [["worker", "--queue", url, "--db", await monacoStorePath(), "--exports", exports], ["serve", "--queue", url, "--port", "0", "--exports", exports]]) {
+      const run = await basemodel(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(new RegExp(`^basemodel: cannot reach Redis at ${url}: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\n$`));
+    }
+  });
+});
+
+const REDIS = redisUrl();
+
+describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel worker", { timeout: 600_000 }, () => {
+  // A database of the Redis of its own (the path of the URL): the CLI's queue name is fixed.
+  const queueUrl = `${REDIS}/11`;
+  const flush = async () => {
+    const redis = new Redis(queueUrl);
+    await redis.flushdb();
+    await redis.quit();
+  };
+  beforeAll(flush);
+  const exportsDir = scratchDir();
+  // Each test's processes stop after it, even when it failed half-way, and its tasks are forgotten.
+  const running: Array<{ child: { kill(signal: NodeJS.Signals): unknown }; exited: Promise<unknown> }> = [];
+  afterEach(async () => {
+    for (const process of running) process.child.kill("SIGKILL");
+    await Promise.all(running.splice(0).map((process) => process.exited));
+    await flush();
+  });
+  const serve = async (...args: string[]) => {
+    const server = await startServe(["--queue", queueUrl, "--port", "0", "--exports", exportsDir, ...args]);
+    running.push(server);
+    return server;
+  };
+  const worker = async () => {
+    const started = await startWorker(["--queue", queueUrl, "--db", await monacoStorePath(), "--exports", exportsDir, "--concurrency", "1"]);
+    running.push(started);
+    return started;
+  };
+
+  const finished = (body: any) => body.status === "SUCCESS" || body.status === "FAILURE";
+  /** Waits for a line of a process's standard error. */
+  async function line(process: { output(): { stderr: string } }, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(process.output().stderr)) {
+      if (Date.now() > deadline) throw new Error(`no line ${pattern} in ${process.output().stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("the API process runs no export: a worker runs it, and the zip downloads; also through --processes 2", async () => {
+    const server = await serve();
+    expect(server.output().stdout).toContain(`run by basemodel worker from ${queueUrl}`);
+    const id = await post(server, { geometry: MONACO_AREA, fileName: "queued" });
+    // No worker yet: the task waits.
+    expect(await status(server, id)).toMatchObject({ id, status: "PENDING" });
+    const first = await worker();
+    expect(first.output().stdout).toContain(`basemodel worker: exports from ${queueUrl}, 1 at a time`);
+    const done = await until(server, id, finished);
+    expect(done).toMatchObject({ id, status: "SUCCESS", progress: 100 });
+    await line(first, new RegExp(`export ${id} started \\(attempt 1\\)`));
+    await line(first, new RegExp(`export ${id} finished in [\\d.]+ s: `));
+    const zip = join(scratchDir(), "queued.zip");
+    const download = await fetch(done.result.download_url);
+    expect(download.status).toBe(200);
+    writeFileSync(zip, Buffer.from(await download.arrayBuffer()));
+    execFileSync("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; assert 'queued.geojson' in z.namelist()", zip]);
+
+    const cluster = await serve("--processes", "2");
+    const again = await post(cluster, { geometry: MONACO_AREA, fileName: "clustered", outputType: "csv" });
+    expect(await until(cluster, again, finished)).toMatchObject({ status: "SUCCESS" });
+    // The answers are the same wherever asked (but for the server's own address in the URLs).
+    const withoutAddress = async (asked: ServeProcess) => JSON.parse(JSON.stringify(await status(asked, again)).replaceAll(asked.url, ""));
+    expect(await withoutAddress(server)).toEqual(await withoutAddress(cluster));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+  });
+
+  it("a worker SIGKILLed mid-export: another worker finishes the job", async () => {
+    const server = await serve();
+    const [a, b] = [await worker(), await worker()];
+    const id = await post(server, { geometry: MONACO_AREA, outputType: "kml" });
+    const startedHere = new RegExp(`export ${id} started \\(attempt 1\\)`);
+    await until(server, id, (body) => body.status !== "PENDING" && (body.progress >= 10 || body.status !== "STARTED"));
+    const [victim, survivor] = startedHere.test(a.output().stderr) ? [a, b] : [b, a];
+    expect(victim.output().stderr).toMatch(startedHere);
+    expect(await status(server, id), "the export finished before it could be interrupted").toMatchObject({ status: "STARTED" });
+    victim.child.kill("SIGKILL");
+    expect(await victim.exited).toBe("SIGKILL");
+
+    // The crash used an attempt: the next run is the second.
+    await line(survivor, new RegExp(`export ${id} started \\(attempt 2\\)`));
+    expect(await until(server, id, finished)).toMatchObject({ status: "SUCCESS", progress: 100 });
+    survivor.child.kill("SIGTERM");
+    expect(await survivor.exited).toBe(0);
+  });
+
+  it("SIGTERM puts a running job back on the queue without using an attempt", async () => {
+    const server = await serve();
+    const first = await worker();
+    const id = await post(server, { geometry: MONACO_AREA, outputType: "kml" });
+    await until(server, id, (body) => body.status !== "PENDING" && (body.progress >= 10 || body.status !== "STARTED"));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(await status(server, id)).toMatchObject({ status: "PENDING", progress: 0 });
+
+    const second = await worker();
+    await line(second, new RegExp(`export ${id} started \\(attempt 1\\)`));
+    expect(await until(server, id, finished)).toMatchObject({ status: "SUCCESS" });
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+});
