@@ -12,7 +12,7 @@
  *
  * Nothing here loads Ajv: the build and the run time each load it their own way.
  */
-import type { Hint } from "./registry.js";
+import type { Hint, TypedForm } from "./registry.js";
 
 /** A schema document by the URL it is requested at, or undefined when there is none. */
 export type Resolve = (url: string) => unknown;
@@ -151,6 +151,61 @@ function conditionOf(schema: unknown, path: string[] = []): Extract<Hint, { kind
   return { kind: "condition", member: [...path, member].join("."), value: test.const };
 }
 
+type Lookup = (ref: string, base: string) => { key: string; document: string; resolved: unknown };
+
+const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : []);
+
+/** What an object of one form must have, read from its schema and the allOf parts it names. */
+function formOf(node: Node, base: string, lookup: Lookup): TypedForm {
+  const form: TypedForm = { required: [] };
+  const collect = (part: unknown, from: string, seen: Set<string>): void => {
+    if (!isNode(part)) return;
+    if (typeof part.$ref === "string") {
+      const to = lookup(part.$ref, from);
+      if (!seen.has(to.key)) collect(to.resolved, to.document, new Set([...seen, to.key]));
+      return;
+    }
+    form.required.push(...stringsOf(part.required).filter((name) => name !== "type" && !form.required.includes(name)));
+    const oneOf = Array.isArray(part.oneOf) ? part.oneOf : [];
+    const singles = oneOf.map((branch) => (isNode(branch) ? stringsOf(branch.required) : []));
+    if (singles.length > 1 && singles.every((names) => names.length === 1)) form.either = singles.flat();
+    if (Array.isArray(part.allOf)) for (const child of part.allOf) collect(child, from, seen);
+  };
+  collect(node, base, new Set());
+  if (node.additionalProperties === false && isNode(node.properties)) form.members = Object.keys(node.properties);
+  return form;
+}
+
+/**
+ * The forms of a union told apart by its "type" member (PROJJSON: GeographicCRS, ProjectedCRS,
+ * ...), walking its oneOf/anyOf and $refs. A target too large to expand is compiled apart, so its
+ * failures carry no path to the branch they come from: the explainer judges the value against
+ * the form its "type" names instead.
+ */
+function typedForms(schema: unknown, base: string, lookup: Lookup): Record<string, TypedForm[]> {
+  const forms: Record<string, TypedForm[]> = {};
+  const seen = new Set<string>();
+  const walk = (node: unknown, from: string): void => {
+    if (!isNode(node)) return;
+    if (typeof node.$ref === "string") {
+      const to = lookup(node.$ref, from);
+      if (seen.has(to.key)) return;
+      seen.add(to.key);
+      return walk(to.resolved, to.document);
+    }
+    const type = isNode(node.properties) ? node.properties.type : undefined;
+    const names = isNode(type) ? ("const" in type ? stringsOf([type.const]) : stringsOf(type.enum)) : [];
+    if (names.length > 0) {
+      const form = formOf(node, from, lookup);
+      for (const name of names) (forms[name] ??= []).push(form);
+      return;
+    }
+    for (const keyword of ["oneOf", "anyOf"]) if (Array.isArray(node[keyword])) for (const branch of node[keyword] as unknown[]) walk(branch, from);
+  };
+  walk(schema, base);
+  return forms;
+}
+
 export interface Expanded {
   schema: unknown;
   /** For every $ref into the root's own file: where it was put (schema path) and what it named ("#/$defs/Name"). */
@@ -187,7 +242,11 @@ export function expand(resolve: Resolve, rootUrl: string): Expanded {
       const ref = (value as Node).$ref;
       if (typeof ref === "string") {
         const to = lookup(ref, from);
-        if (!open.has(to.key)) size += expandedSize(to.key, to.resolved, to.document, open);
+        // Another document too large to expand keeps its $ref, one node here, so that the schema
+        // around it (datacube's dimensions around PROJJSON) is still expanded. Within one
+        // document, the parts of a large target stay together.
+        const inner = open.has(to.key) ? 0 : expandedSize(to.key, to.resolved, to.document, open);
+        size += inner > INLINE_LIMIT && to.document !== from ? 1 : inner;
         return;
       }
       for (const [keyword, child] of Object.entries(value)) {
@@ -207,7 +266,11 @@ export function expand(resolve: Resolve, rootUrl: string): Expanded {
     if (!isNode(node)) return node;
     if (typeof node.$ref === "string") {
       const to = lookup(node.$ref, base);
-      if (stack.includes(to.key) || expandedSize(to.key, to.resolved, to.document) > INLINE_LIMIT) return { $ref: to.key };
+      if (stack.includes(to.key) || expandedSize(to.key, to.resolved, to.document) > INLINE_LIMIT) {
+        const forms = typedForms(to.resolved, to.document, lookup);
+        if (Object.keys(forms).length > 1) hints[at] = { kind: "forms", forms };
+        return { $ref: to.key };
+      }
       if (to.document === rootUrl && to.pointer !== "") sites[at] = `#${to.pointer}`;
       return visit(to.resolved, to.document, at, [...stack, to.key]);
     }

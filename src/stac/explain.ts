@@ -4,10 +4,12 @@
  * match included. What is left is each broken rule once, in the words of the base model rules.
  *
  *   1. Failures inside a failing `contains` (each entry that did not match) and `if` wrappers go.
+ *   1b. A union compiled apart (PROJJSON) is judged by the form its "type" names (judgeForms).
  *   2. For each anyOf/oneOf, outermost first, the branch the value was meant for is kept and the
- *      others go: a branch whose JSON type differs is the least likely, then one whose
- *      discriminating member (a "type" const) differs; then the one whose failures lie deepest
- *      in the value (it got furthest into that branch), then the one with the fewest failures.
+ *      others go: a branch whose JSON type differs is the least likely, then one for another kind
+ *      of object (a member's const or `not` fails: a "type"), then one where a member's value or
+ *      type is not allowed; then the one whose failures lie deepest in the value (it got
+ *      furthest into that branch), then the one with the fewest failures.
  *      When every branch misses on the type, or on the same discriminating member, one finding
  *      lists what all of them allow ("must be a string or null").
  *   3. At one place, a wrong type says it all, and a failed format says what its pattern says.
@@ -17,7 +19,7 @@ import { actualOf, describeValue, issue, quoteList, suggestionFor, typeWords } f
 import { describePointer, joinPointer, valueAt } from "../item/pointer.js";
 import { closest } from "../item/suggest.js";
 import { familyOf } from "./extension-urls.js";
-import type { CompiledSchema, Hint, SchemaFailure } from "./registry.js";
+import type { CompiledSchema, Hint, SchemaFailure, TypedForm } from "./registry.js";
 import { formatWords, patternWords } from "./wording.js";
 
 /** What a finding says about its place, to tell when a base model rule already said it there. */
@@ -41,20 +43,27 @@ const DEPENDENCY = /\/dependencies\/([^/]+)\/required$/;
 const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/"));
 
-/** 2: the value has another JSON type than the branch wants; 1: a member that tells branches apart differs; 0: neither. */
+/** How far off a branch is: the value has another JSON type than it wants (3), ... */
+const OTHER_TYPE = 3;
+/** ... a member names another kind of object: a const or a `not` on it fails (datacube's "type": "temporal" against the spatial dimension), ... */
+const OTHER_KIND = 2;
+/** ... a member has a value or type the branch does not allow (1); 0: none of these. */
+const OTHER_MEMBER = 1;
+
 function mismatch(branch: readonly SchemaFailure[], at: string): number {
   let level = 0;
   for (const failure of branch) {
-    if (failure.keyword === "type" && failure.instancePath === at) return 2;
-    if (discriminates(failure, at)) level = 1;
+    if (failure.keyword === "type" && failure.instancePath === at) return OTHER_TYPE;
+    level = Math.max(level, discrimination(failure, at));
   }
   return level;
 }
 
-const discriminates = (failure: SchemaFailure, at: string) =>
-  (failure.keyword === "const" || failure.keyword === "enum" || failure.keyword === "type") &&
-  failure.instancePath !== at &&
-  parentOf(failure.instancePath) === at;
+function discrimination(failure: SchemaFailure, at: string): number {
+  if (failure.instancePath === at || parentOf(failure.instancePath) !== at) return 0;
+  if (failure.keyword === "const" || failure.keyword === "not") return OTHER_KIND;
+  return failure.keyword === "enum" || failure.keyword === "type" ? OTHER_MEMBER : 0;
+}
 
 function allowedValues(failure: SchemaFailure): unknown[] {
   if (failure.keyword === "const") return [failure.params.allowedValue];
@@ -68,10 +77,12 @@ function allowedValues(failure: SchemaFailure): unknown[] {
  */
 function merged(branches: ReadonlyArray<readonly SchemaFailure[]>, level: number, alternative: SchemaFailure): SchemaFailure | undefined {
   const at = alternative.instancePath;
-  const misses = branches.map((branch) => branch.filter((failure) => (level === 2 ? failure.keyword === "type" && failure.instancePath === at : discriminates(failure, at))));
+  const misses = branches.map((branch) =>
+    branch.filter((failure) => (level === OTHER_TYPE ? failure.keyword === "type" && failure.instancePath === at : discrimination(failure, at) === level)),
+  );
   const place = misses[0]![0]!.instancePath;
-  const keywords = new Set(misses.flat().map((failure) => (failure.keyword === "type" ? "type" : "enum")));
-  if (keywords.size !== 1 || misses.some((list) => list.length === 0 || list.some((failure) => failure.instancePath !== place))) return undefined;
+  const keywords = new Set(misses.flat().map((failure) => (failure.keyword === "type" || failure.keyword === "not" ? failure.keyword : "enum")));
+  if (keywords.size !== 1 || keywords.has("not") || misses.some((list) => list.length === 0 || list.some((failure) => failure.instancePath !== place))) return undefined;
   const allowed = [...new Set(misses.flat().flatMap(allowedValues))];
   const keyword = [...keywords][0]!;
   return {
@@ -80,6 +91,50 @@ function merged(branches: ReadonlyArray<readonly SchemaFailure[]>, level: number
     keyword,
     params: keyword === "type" ? { type: allowed.join(",") } : { allowedValues: allowed },
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * What keeps a value from being the form its "type" names, as failures: a "type" no form has, the
+ * members that form requires, one of the members it needs exactly one of, a member it does not
+ * define; else that it is not that form, when the fault lies deeper.
+ */
+function formFailures(value: Record<string, unknown>, at: string, schemaPath: string, forms: Readonly<Record<string, readonly TypedForm[]>>): SchemaFailure[] {
+  const faults = formFaults(value, at, schemaPath, forms);
+  if (faults.length > 0) return faults;
+  // The fault lies deeper: in the first member that is itself one of the forms (a CRS's datum).
+  for (const [at2, member] of typedMembers(value, at)) {
+    const inner = formFaults(member, at2, schemaPath, forms);
+    if (inner.length > 0 && typeof member.type === "string" && Object.hasOwn(forms, member.type)) return inner;
+  }
+  return [{ instancePath: at, schemaPath, keyword: "form", params: { form: value.type } }];
+}
+
+/** The objects with a "type" member inside a value, outermost first, with their paths. */
+function typedMembers(value: unknown, at: string): Array<[string, Record<string, unknown>]> {
+  const found: Array<[string, Record<string, unknown>]> = [];
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (depth > 0 && isRecord(node) && typeof node.type === "string") found.push([path, node]);
+    if (Array.isArray(node)) node.forEach((child, index) => visit(child, joinPointer(path, index), depth + 1));
+    else if (isRecord(node)) for (const [name, child] of Object.entries(node)) visit(child, joinPointer(path, name), depth + 1);
+  };
+  visit(value, at, 0);
+  return found;
+}
+
+function formFaults(value: Record<string, unknown>, at: string, schemaPath: string, forms: Readonly<Record<string, readonly TypedForm[]>>): SchemaFailure[] {
+  const failure = (instancePath: string, keyword: string, params: Record<string, unknown>): SchemaFailure => ({ instancePath, schemaPath, keyword, params });
+  if (!("type" in value)) return [failure(at, "required", { missingProperty: "type" })];
+  const candidates = typeof value.type === "string" && Object.hasOwn(forms, value.type) ? forms[value.type]! : undefined;
+  if (candidates === undefined) return [failure(joinPointer(at, "type"), "enum", { allowedValues: Object.keys(forms) })];
+  const present = Object.keys(value);
+  const faults = candidates.map((form) => [
+    ...form.required.filter((name) => !present.includes(name)).map((name) => failure(at, "required", { missingProperty: name })),
+    ...(form.either && !form.either.some((name) => present.includes(name)) ? [failure(at, "requiredOne", { members: form.either })] : []),
+    ...(form.members ? present.filter((name) => !form.members!.includes(name)).map((name) => failure(at, "additionalProperties", { additionalProperty: name, members: form.members })) : []),
+  ]);
+  return faults.reduce((best, list) => (list.length < best.length ? list : best));
 }
 
 /** The failures of one anyOf/oneOf, reduced to those of the branch the value was meant for. */
@@ -115,7 +170,34 @@ function chooseBranch(failures: SchemaFailure[], alternative: SchemaFailure, hin
   return [...rest, ...chosen.list];
 }
 
-function reduce(failures: readonly SchemaFailure[], hints: CompiledSchema["hints"]): SchemaFailure[] {
+/**
+ * An object that fails an anyOf/oneOf one of whose branches is a union compiled apart (PROJJSON
+ * in proj:projjson): the failures that union reported carry paths inside its own code, which
+ * tell neither its branches nor even its failures from the schema's own apart. They are replaced
+ * by what keeps the object from being the form its "type" names, put in that branch.
+ */
+function judgeForms(failures: readonly SchemaFailure[], hints: CompiledSchema["hints"], data: unknown): readonly SchemaFailure[] {
+  const judged: Array<{ alternative: SchemaFailure; branch: string; forms: Record<string, TypedForm[]>; value: Record<string, unknown> }> = [];
+  for (const alternative of failures) {
+    if ((alternative.keyword !== "anyOf" && alternative.keyword !== "oneOf") || alternative.params.passingSchemas) continue;
+    const hint = hints[alternative.schemaPath];
+    const branches = Array.from({ length: hint?.kind === "branches" ? hint.count : 0 }, (_, index) => `${alternative.schemaPath}/${index}`);
+    const branch = branches.find((path) => hints[path]?.kind === "forms");
+    const forms = branch === undefined ? undefined : hints[branch];
+    const value = valueAt(data, alternative.instancePath);
+    if (forms?.kind === "forms" && isRecord(value)) judged.push({ alternative, branch: branch!, forms: forms.forms, value });
+  }
+  if (judged.length === 0) return failures;
+  const owners = judged.map(({ alternative }) => `${parentOf(alternative.schemaPath)}/`);
+  const replaced = (failure: SchemaFailure) =>
+    judged.some(({ alternative }) => failure === alternative || failure.schemaPath.startsWith(`${alternative.schemaPath}/`)) ||
+    // Compiled apart: inside a judged value, with a path none of the schema's own code there has.
+    judged.some(({ alternative }) => within(failure.instancePath, alternative.instancePath) && !owners.some((owner) => failure.schemaPath.startsWith(owner)));
+  return [...failures.filter((failure) => !replaced(failure)), ...judged.flatMap(({ alternative, branch, forms, value }) => formFailures(value, alternative.instancePath, branch, forms))];
+}
+
+function reduce(all: readonly SchemaFailure[], hints: CompiledSchema["hints"], data: unknown): SchemaFailure[] {
+  const failures = judgeForms(all, hints, data);
   const containsPaths = failures.filter((failure) => failure.keyword === "contains").map((failure) => `${failure.schemaPath}/`);
   let kept = failures.filter((failure) => failure.keyword !== "if" && !containsPaths.some((prefix) => failure.schemaPath.startsWith(prefix)));
   const alternatives = kept.filter((failure) => failure.keyword === "anyOf" || failure.keyword === "oneOf").sort((a, b) => a.schemaPath.length - b.schemaPath.length);
@@ -228,7 +310,7 @@ function describe(failure: SchemaFailure, data: unknown, hints: CompiledSchema["
       return make("value", at, `${where} must be a multiple of ${params.multipleOf}; ${found}`, { expected: `a multiple of ${params.multipleOf}`, actual: value });
     case "additionalProperties": {
       const name = String(params.additionalProperty);
-      const defined = hint?.kind === "members" ? hint.members : [];
+      const defined = hint?.kind === "members" ? hint.members : ((params.members as string[] | undefined) ?? []);
       const near = closest(name, defined);
       return make("member", joinPointer(at, name), `${where} must not have the member ${JSON.stringify(name)}: the schema does not define it`, {
         ...(defined.length > 0 && { expected: defined }),
@@ -236,6 +318,12 @@ function describe(failure: SchemaFailure, data: unknown, hints: CompiledSchema["
         ...(near && { suggestion: `did you mean ${JSON.stringify(near)}?` }),
       });
     }
+    case "requiredOne": {
+      const members = params.members as string[];
+      return make("required", joinPointer(at, members[0]!), `${where} must have one of ${quoteList(members)}; it has none`, { expected: members });
+    }
+    case "form":
+      return make("other", at, `${where} is not a valid ${JSON.stringify(params.form)} as the schema defines it; ${found}`, { actual: actualOf(value) });
     case "propertyNames":
       return make("member", joinPointer(at, String(params.propertyName)), `${where} must not have a member named ${JSON.stringify(params.propertyName)}`, { actual: params.propertyName });
     case "false schema":
@@ -314,7 +402,7 @@ function condition(schemaPath: string, hints: CompiledSchema["hints"]): string {
 export function explainFailures(failures: readonly SchemaFailure[], data: unknown, schema: CompiledSchema, source: Source): Finding[] {
   const seen = new Set<string>();
   const findings: Finding[] = [];
-  for (const failure of reduce(failures, schema.hints)) {
+  for (const failure of reduce(failures, schema.hints, data)) {
     const finding = describe(failure, data, schema.hints, source);
     finding.issue.message += condition(failure.schemaPath, schema.hints);
     const key = `${finding.issue.path}\n${finding.issue.message}`;

@@ -11,6 +11,15 @@ export interface SchemaFailure {
   params: Record<string, unknown>;
 }
 
+/** One form of a union told apart by its "type" member: what an object of that form must have. */
+export interface TypedForm {
+  required: string[];
+  /** Exactly one of these members (PROJJSON's datum or datum_ensemble). */
+  either?: string[];
+  /** The members it allows, when it allows no others. */
+  members?: string[];
+}
+
 /** What the build recorded about the keyword at a schema path, for the messages. */
 export type Hint =
   | { kind: "branches"; count: number }
@@ -21,7 +30,8 @@ export type Hint =
   | { kind: "pattern"; pattern: string }
   | { kind: "type"; type: string | string[] }
   | { kind: "condition"; member: string; value?: unknown; contains?: { member: string; value: unknown } }
-  | { kind: "schema" };
+  | { kind: "schema" }
+  | { kind: "forms"; forms: Record<string, TypedForm[]> };
 
 /** A bundled schema compiled ahead of time, with what the explainer needs to know about it. */
 export interface CompiledSchema {
