@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MONACO } from "../osm/helpers.js";
 import { postgresTemplateUrl } from "../requirements.js";
 import { freshDatabases } from "../services.js";
-import { basemodel, scratchDir } from "./helpers.js";
+import { basemodel, scratchDir, startServe } from "./helpers.js";
 
 const template = postgresTemplateUrl();
 
@@ -43,6 +43,27 @@ describe.runIf(template)("basemodel import --db postgres://", { timeout: 120_000
     const update = await basemodel(["update", "fixtures/updates/monaco-mapathon-1.osc", "--db", url]);
     expect(update.code).toBe(2);
     expect(update.stderr).toContain("a PostGIS store is kept current by osm2pgsql --append, which basemodel does not run yet");
+  });
+
+  it("serve --db postgres:// --processes 2 answers from it, each process with its own pool, and stops cleanly", async () => {
+    const { url } = await fresh();
+    expect((await basemodel(["import", MONACO, "--db", url])).code).toBe(0);
+    const server = await startServe(["--db", url, "--port", "0", "--processes", "2", "--exports", join(scratchDir(), "exports")]);
+    try {
+      expect(server.output().stdout).toContain(`data: ${url}, last updated 2025-01-01T21:21:00Z\n`);
+      const area = "7.4186 43.7302, 7.4316 43.7302, 7.4316 43.7392, 7.4186 43.7392, 7.4186 43.7302";
+      // More requests at once than one process takes: both processes answer, from their own pools.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const response = await fetch(`${server.url}/raw/all`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ area, tags: "building" }) });
+          return { status: response.status, features: ((await response.json()) as { features: unknown[] }).features.length };
+        }),
+      );
+      expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify({ status: 200, features: 399 })]));
+    } finally {
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+    }
   });
 
   it("without osm2pgsql: one line naming the Debian package", async () => {

@@ -3,6 +3,7 @@
  * nowhere else), and the two ways its queries run: on the pool, or inside one REPEATABLE READ
  * transaction (a snapshot). Long reads stream through a server-side cursor, in batches.
  */
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import { shownLocation } from "../open.js";
 
@@ -63,6 +64,15 @@ export interface Queries {
   rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
   /** The rows of a statement in batches from a server-side cursor; stopping early closes it. */
   stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]>;
+}
+
+/**
+ * A name that prepares `sql` once per connection, for a statement sent thousands of times with
+ * other values. Not for the area queries: PostgreSQL's generic plan would rebuild the query
+ * geometry for every row.
+ */
+export function statementName(sql: string): string {
+  return `basemodel_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
 }
 
 /** Rows fetched per round trip of a cursor. */

@@ -3,13 +3,13 @@
  * its own: the features and their neighbours are read by box (and tags), the findings written
  * in batches (a round trip per feature would cost more than the checks).
  */
-import { createHash } from "node:crypto";
 import type pg from "pg";
 import { centroid } from "../../geometry/centroid.js";
 import type { TagFilter } from "../../query/types.js";
 import { toFeature, type FeatureRow } from "../feature-rows.js";
 import type { BBox } from "../geojson.js";
 import { FEATURE_TABLES, type FeatureTable, type FindingsUpdate, type QualityFinding, type StoredFeature } from "../store.js";
+import { statementName } from "./connection.js";
 import { Parameters } from "./parameters.js";
 import { FEATURE_COLUMNS } from "./rows.js";
 import { tagCondition } from "./where.js";
@@ -43,8 +43,7 @@ export class PostgisFindings implements FindingsUpdate {
     const sql = FEATURE_TABLES.map((table, index) => `SELECT ${FEATURE_COLUMNS}, ${index} FROM ${table} t WHERE ${where}`).join(" UNION ALL ");
     const text = `${sql} ORDER BY 13, 1`;
     // Prepared once per shape of the tag filter: a check asks this for every feature.
-    const name = `basemodel_nearby_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
-    const { rows } = await this.client.query<[...FeatureRow, number]>({ name, text, values: parameters.values, rowMode: "array" });
+    const { rows } = await this.client.query<[...FeatureRow, number]>({ name: statementName(text), text, values: parameters.values, rowMode: "array" });
     return rows.map((row) => ({ table: FEATURE_TABLES[row[12]]!, feature: toFeature(row) }));
   }
 

@@ -33,8 +33,11 @@ const ANNOTATION_COLUMNS = (table: FeatureTable, parameters: Parameters) => `,
   (SELECT json_agg(q.status ORDER BY q.rank, q.status COLLATE "C") FROM quality q WHERE q.feature_table = ${parameters.add(table)} AND q.osm_id = t.osm_id)::text,
   c.hashtags::text, c.editor, c.created_at, c.closed_at`;
 
-/** Below this limit a query fetches its rows in one round trip; above it (or without one) through a cursor. */
-const ONE_TRIP_LIMIT = 1000;
+/**
+ * Up to this limit a query fetches its rows in one round trip; above it (or without one)
+ * through a cursor, which costs five more. A default page (1,000 and one more) fits.
+ */
+const ONE_TRIP_LIMIT = 5000;
 
 class PostgisReader implements FeatureSnapshot {
   private readonly reports: PostgisReports;
