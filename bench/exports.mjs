@@ -38,7 +38,7 @@ function peakRssMb(pid) {
 }
 
 /** POST to SUCCESS, in ms (polling every 20 ms, as fast as a client could notice). */
-async function timeExport(url, outputType) {
+export async function timeExport(url, outputType) {
   const started = performance.now();
   const accepted = await (await fetch(`${url}/latest/snapshot/`, { method: "POST", body: JSON.stringify({ geometry: AREA, outputType }) })).json();
   for (;;) {

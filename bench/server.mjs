@@ -37,8 +37,8 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1) {
-  const args = [BIN, "serve", "--db", db, "--port", "0", "--exports", join(dirname(db), "exports"), "--processes", String(processes)];
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports")) {
+  const args = [BIN, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
   const child = spawn(node, args, { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let text = "";

@@ -60,7 +60,9 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
   } catch (error) {
     bar.clear();
     if (interrupt.signal.aborted) {
-      io.stderr.write(`basemodel: import of ${input} interrupted; ${flags.db} was not changed\n`);
+      // osm2pgsql replaces a database's tables as it goes; a file is renamed into place only when complete.
+      const left = database ? `${shownLocation(flags.db)} holds a partial load: import again` : `${flags.db} was not changed`;
+      io.stderr.write(`basemodel: import of ${input} interrupted; ${left}\n`);
       return EXIT_INTERRUPTED;
     }
     // A database's load fails in one line for what is wrong with the input or the database.
