@@ -28,7 +28,7 @@ export function loggedHandler(handler: TaskHandler<ExportTaskPayload, ExportTask
       log.info(`export ${context.id} finished in ${seconds} s: ${result.download}, ${result.downloadBytes} bytes`);
       return result;
     } catch (error) {
-      if (context.signal.aborted) log.info(`export ${context.id} stopped with the server; it runs again at the next start`);
+      if (context.signal.aborted) log.info(`export ${context.id} stopped with this process; it is queued again`);
       else log.warn(`export ${context.id} failed (attempt ${context.attempt}): ${oneLine(error)}`);
       throw error;
     }

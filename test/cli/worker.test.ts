@@ -137,6 +137,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     await until(server, id, (body) => body.status !== "PENDING" && (body.progress >= 10 || body.status !== "STARTED"));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
+    expect(first.output().stderr).toContain(`export ${id} stopped with this process; it is queued again`);
     expect(await status(server, id)).toMatchObject({ status: "PENDING", progress: 0 });
 
     const second = await worker();
