@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { monacoStorePath } from "../server/helpers.js";
-import { redisUrl } from "../requirements.js";
+import { MONACO } from "../osm/helpers.js";
+import { postgresTemplateUrl, redisUrl } from "../requirements.js";
+import { freshDatabases } from "../services.js";
 import { freePort } from "../free-port.js";
 import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, type ServeProcess } from "./helpers.js";
 
@@ -67,8 +69,8 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     running.push(server);
     return server;
   };
-  const worker = async () => {
-    const started = await startWorker(["--queue", queueUrl, "--db", await monacoStorePath(), "--exports", exportsDir, "--concurrency", "1"]);
+  const worker = async (db?: string) => {
+    const started = await startWorker(["--queue", queueUrl, "--db", db ?? (await monacoStorePath()), "--exports", exportsDir, "--concurrency", "1"]);
     running.push(started);
     return started;
   };
@@ -145,5 +147,22 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(await until(server, id, finished)).toMatchObject({ status: "SUCCESS" });
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
+  });
+
+  const template = postgresTemplateUrl();
+  it.skipIf(template === undefined)("a worker exports from the PostGIS store at its --db", async () => {
+    const database = await freshDatabases(template!)();
+    const imported = await basemodel(["import", MONACO, "--db", database.url]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const server = await serve();
+    const fromPostgis = await worker(database.url);
+    expect(fromPostgis.output().stdout).toContain(`data: ${database.url}`);
+    const id = await post(server, { geometry: MONACO_AREA, fileName: "postgis", outputType: "csv" });
+    const done = await until(server, id, finished);
+    expect(done).toMatchObject({ status: "SUCCESS", progress: 100 });
+    const zip = join(scratchDir(), "postgis.zip");
+    writeFileSync(zip, Buffer.from(await (await fetch(done.result.download_url)).arrayBuffer()));
+    const rows = execFileSync("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('postgis.csv').decode().count(chr(10)))", zip], { encoding: "utf8" });
+    expect(Number(rows)).toBeGreaterThan(9_000);
   });
 });
