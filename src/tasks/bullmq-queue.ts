@@ -203,6 +203,13 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
       maxStartedAttempts: undefined,
     });
     this.worker.on("error", this.settings.onError);
+    // A finished task's request is needed no more, and Redis keeps it in memory until prune():
+    // it may be as large as a request body (1 MB). A failed run to be retried keeps it.
+    const dropPayload = (job: Job | undefined) => {
+      if (job?.finishedOn !== undefined) job.updateData(null).catch(this.settings.onError);
+    };
+    this.worker.on("completed", dropPayload);
+    this.worker.on("failed", dropPayload);
   }
 
   private async run(job: Job, token: string, signal: AbortSignal, handler: TaskHandler<P, R>): Promise<R> {

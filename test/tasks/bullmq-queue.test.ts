@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBullmqTaskQueue } from "../../src/tasks/bullmq-queue.js";
-import { QueueFull, type TaskQueue } from "../../src/tasks/queue.js";
+import { PermanentTaskError, QueueFull, type TaskQueue } from "../../src/tasks/queue.js";
+import { eventually, until } from "./contract/wait.js";
 import { freePort } from "../free-port.js";
 import { hasTool } from "../requirements.js";
 
@@ -39,6 +40,33 @@ async function startRedis(...settings: string[]): Promise<string> {
 }
 
 describe("the BullMQ task queue", () => {
+  it.skipIf(!hasTool(["redis-server"], "redis-server"))("keeps a task's request only until the task finishes; a failed run to be retried keeps it", async () => {
+    const url = await startRedis();
+    const queue = await openBullmqTaskQueue<string, number>(url, { name: "payloads", retryDelayMs: 10 });
+    opened.push(queue as TaskQueue<unknown, unknown>);
+    const runs: string[] = [];
+    queue.work(async (payload, { attempt }) => {
+      runs.push(`${payload[0]} ${attempt}`);
+      if (payload.startsWith("f") && attempt < 3) throw new Error("flaky");
+      if (payload.startsWith("p")) throw new PermanentTaskError("broken");
+      return payload.length;
+    }, { concurrency: 1 });
+    const request = (letter: string) => letter + "x".repeat(500_000);
+    const tasks = [await queue.enqueue(request("o")), await queue.enqueue(request("f")), await queue.enqueue(request("p"))];
+    for (const task of tasks) await until(queue, task.id, (t) => t.state === "SUCCESS" || t.state === "FAILURE");
+    expect(runs.sort()).toEqual(["f 1", "f 2", "f 3", "o 1", "p 1"]);
+    const redis = new Redis(url);
+    try {
+      const stored = await eventually(
+        () => Promise.all(tasks.map((task) => redis.hget(`basemodel:payloads:${task.id}`, "data"))),
+        (values) => values.every((value) => value === "null"),
+      );
+      expect(stored).toEqual(["null", "null", "null"]);
+    } finally {
+      await redis.quit();
+    }
+  });
+
   it("says in one line that Redis cannot be reached", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     await expect(openBullmqTaskQueue(url, { connectTimeoutMs: 1000 })).rejects.toThrow(new RegExp(`^cannot reach Redis at ${url}: (connect ECONNREFUSED|no answer within 1 s)`));
