@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EVERYWHERE } from "../../src/query/everywhere.js";
 import { embeddedStoreFactory, isDatabaseUrl, openStore, shownLocation, storeFactory } from "../../src/store/open.js";
+import { connectionError } from "../../src/store/postgis/connection.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-open-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -44,5 +45,18 @@ describe("a postgres:// or postgresql:// URL names a PostGIS store", () => {
     expect(shownLocation("postgres://me:secret@db.example.org:5432/osm")).toBe("postgres://me:***@db.example.org:5432/osm");
     expect(shownLocation("postgres://me@db.example.org/osm")).toBe("postgres://me@db.example.org/osm");
     expect(shownLocation("store.db")).toBe("store.db");
+  });
+});
+
+describe("what stops a PostGIS connection, in one line", () => {
+  // The test server trusts every local login (scripts/test-services), so a refused password is
+  // PostgreSQL's own error code here; the other reasons are met for real in test/store/postgis.test.ts.
+  it("names a refused password and a refused user without the password", () => {
+    const url = "postgres://me:secret@db.example.org/osm";
+    expect(connectionError(url, Object.assign(new Error('password authentication failed for user "me"'), { code: "28P01" })).message).toBe(
+      "cannot connect to postgres://me:***@db.example.org/osm: the password was refused",
+    );
+    expect(connectionError(url, Object.assign(new Error("no pg_hba.conf entry"), { code: "28000" })).message).toBe("cannot connect to postgres://me:***@db.example.org/osm: the server refuses this user");
+    expect(connectionError(url, new Error("something else")).message).toBe("cannot use postgres://me:***@db.example.org/osm: something else");
   });
 });
