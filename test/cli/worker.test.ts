@@ -132,6 +132,22 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(await survivor.exited).toBe(0);
   });
 
+  it("a task whose workers are SIGKILLed three times fails for good, saying so", async () => {
+    const server = await serve();
+    const id = await post(server, { geometry: MONACO_AREA, outputType: "kml" });
+    for (const attempt of [1, 2, 3]) {
+      const victim = await worker();
+      await line(victim, new RegExp(`export ${id} started \\(attempt ${attempt}\\)`));
+      await until(server, id, (body) => body.status === "STARTED" && body.progress >= 5);
+      victim.child.kill("SIGKILL");
+      expect(await victim.exited).toBe("SIGKILL");
+    }
+    // The next worker finds the task's attempts used up by crashes, and fails it without running it.
+    const last = await worker();
+    expect(await until(server, id, finished)).toMatchObject({ status: "FAILURE", result: { error: "a worker stopped while running this task 3 times" } });
+    expect(last.output().stderr).not.toMatch(new RegExp(`export ${id} started`));
+  });
+
   it("SIGTERM puts a running job back on the queue without using an attempt", async () => {
     const server = await serve();
     const first = await worker();
