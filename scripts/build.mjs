@@ -6,7 +6,8 @@
 //     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
 //                                    set (scripts/build-rule-sets.mjs)
 //  4. tsc                            src -> dist (the type-level check against the schema runs here)
-//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs
+//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs;
+//                                    dist/index.js -> dist/lib-bundle/, the package's main entry
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -61,20 +62,27 @@ cpSync(new URL("rule-sets/", generated), new URL("dist/generated/rule-sets/", ro
 // outside, found in node_modules at run time as before. The folder sits two levels below the
 // package root, as dist/cli does: the modules that read ../../package.json and ../../rules
 // find them from either.
-const bundle = new URL("dist/cli-bundle/", root).pathname;
-rmSync(bundle, { recursive: true, force: true });
 const { peerDependencies } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
-await build({
-  entryPoints: [new URL("dist/cli/main.js", root).pathname],
-  outdir: bundle,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  external: Object.keys(peerDependencies),
-  // commander and the other CommonJS packages require Node's modules; an ES module has no
-  // require of its own, so each chunk is given one.
-  banner: { js: 'import { createRequire as createRequireForBundle } from "node:module";\nconst require = createRequireForBundle(import.meta.url);' },
-  logLevel: "warning",
-});
+async function bundle(entry, folder) {
+  const outdir = new URL(folder, root).pathname;
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: [new URL(entry, root).pathname],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: Object.keys(peerDependencies),
+    // commander and the other CommonJS packages require Node's modules; an ES module has no
+    // require of its own, so each chunk is given one.
+    banner: { js: 'import { createRequire as createRequireForBundle } from "node:module";\nconst require = createRequireForBundle(import.meta.url);' },
+    logLevel: "warning",
+  });
+}
+await bundle("dist/cli/main.js", "dist/cli-bundle/");
+// The library's entry (package.json "main") alike: importing it loaded 42 modules of dist/
+// (the --stac layer, links, rule sets), now one file and Ajv's runtime; fetchSchemas, which
+// is async, stays a chunk of its own, loaded when called.
+await bundle("dist/index.js", "dist/lib-bundle/");

@@ -6,6 +6,7 @@
  */
 import type { ItemResult, ValidationResult } from "./item/issue.js";
 import type { BaseModelItem } from "./item/types.js";
+import type { FetchReport } from "./stac/fetch.js";
 import { stacIssues } from "./stac/index.js";
 import {
   validatorFor,
@@ -65,7 +66,15 @@ export function assertBaseModelItem(value: unknown, options?: ValidatorOptions):
 
 export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./item/validator.js";
 export { checkLinks, LinkChecker, type LinkCheckOptions } from "./links/index.js";
-export { fetchSchemas, type FetchOptions, type FetchReport } from "./stac/fetch.js";
+export type { FetchOptions, FetchReport } from "./stac/fetch.js";
+
+/**
+ * Downloads, into the schema cache, the extension schemas the items name that basemodel neither
+ * bundles nor has mapped (--fetch). Loaded on first call: it is async, and most users never call it.
+ */
+export async function fetchSchemas(...args: Parameters<typeof import("./stac/fetch.js").fetchSchemas>): Promise<FetchReport> {
+  return (await import("./stac/fetch.js")).fetchSchemas(...args);
+}
 export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./item/validator.js";
 export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, type JsonSchema } from "./item/schema.js";
 export { rules, type Rule } from "./item/rules.js";

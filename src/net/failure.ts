@@ -2,7 +2,7 @@
  * Why an HTTP request made with fetch (Node's undici) did not get an answer, in words: fetch
  * itself only says "fetch failed", and keeps the reason in its cause.
  */
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 
 export type FailureKind = "timeout" | "dns" | "refused" | "tls" | "other";
 
@@ -11,9 +11,15 @@ export interface NetworkFailure {
   words: string;
 }
 
+/**
+ * Node's table of reason phrases. node:http is loaded when a status needs words, not with the
+ * library: it is the largest module Node loads for it, and only --check-links and --fetch ask.
+ */
+const standardReason = (status: number): string | undefined => (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES[status];
+
 /** "404 Not Found": the status and the server's reason phrase, or the standard one when it sent none. */
 export function statusWords(status: number, statusText = ""): string {
-  const text = statusText !== "" ? statusText : STATUS_CODES[status];
+  const text = statusText !== "" ? statusText : standardReason(status);
   return text === undefined ? String(status) : `${status} ${text}`;
 }
 
