@@ -93,8 +93,14 @@ const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
  * container is kept, so the features of a large collection are each found once.
  */
 export class SourceMap {
-  /** Offset at which each line starts; made on the first position asked for. */
-  private lineStarts: number[] | undefined;
+  /**
+   * Offset at which each line starts, found only as far into the text as a position was asked
+   * for: a file's issues mostly lie in its first part (a real fAIr item's one warning, in
+   * properties), and the rest of the text is not scanned for line breaks.
+   */
+  private readonly lineStarts = [0];
+  private readonly lineBreaks = /\r\n?|\n/g;
+  private linesDone = false;
   /** The containers lookups have entered, by the offset of their opening bracket. */
   private readonly containers = new Map<number, Entries>();
 
@@ -113,13 +119,12 @@ export class SourceMap {
 
   /** Line breaks are LF, CR or CR LF, as editors count them; columns count UTF-16 code units. */
   private position(offset: number): { line: number; column: number } {
-    if (!this.lineStarts) {
-      const starts = [0];
-      const breaks = /\r\n?|\n/g;
-      while (breaks.exec(this.text)) starts.push(breaks.lastIndex);
-      this.lineStarts = starts;
-    }
     const starts = this.lineStarts;
+    // On until a line starts after the offset: the offset's line is then whole.
+    while (!this.linesDone && starts.at(-1)! <= offset) {
+      if (this.lineBreaks.exec(this.text)) starts.push(this.lineBreaks.lastIndex);
+      else this.linesDone = true;
+    }
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {
