@@ -174,7 +174,7 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
     process.once("SIGTERM", stop);
   });
   try {
-    const [{ createServer }, { openStore }] = await Promise.all([import("../server/app.js"), import("../store/open.js")]);
+    const [{ createServer }, { openStore }, { localArtifacts }] = await Promise.all([import("../server/app.js"), import("../store/open.js"), import("../export/artifacts.js")]);
     let store;
     try {
       store = await openStore(location);
@@ -189,7 +189,7 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
         ...requestOptions(flags),
         exports: {
           queue: taskSubmitterOver(channel),
-          directory: resolve(flags.exports),
+          artifacts: localArtifacts(resolve(flags.exports)),
           maxAreaKm2: flags.maxArea,
           ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }),
         },

@@ -57,10 +57,10 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 /** Loads the server's optional dependencies, or says in one line what to install. */
 async function loadServer(database: boolean, redisQueue: boolean) {
   const packages = [...OPTIONAL, ...(database ? ["pg"] : []), ...(redisQueue ? ["bullmq", "ioredis"] : [])];
-  const [server, store, queue, tasks] = await withOptionalDependencies("serve", packages, () =>
-    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/open-queue.js"), import("../tasks/export-tasks.js")]),
+  const [server, store, queue, tasks, artifacts] = await withOptionalDependencies("serve", packages, () =>
+    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/open-queue.js"), import("../tasks/export-tasks.js"), import("../export/artifacts.js")]),
   );
-  return { ...server, ...store, ...queue, ...tasks };
+  return { ...server, ...store, ...queue, ...tasks, ...artifacts };
 }
 
 /** Serving from this process alone: it ends only when stopped. */
@@ -81,8 +81,9 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
-  const { createServer, openStore, openExportQueue, exportTaskHandler, deleteOldExports, removeUnfinishedExports } = await loadServer(database, flags.queue !== undefined);
+  const { createServer, openStore, openExportQueue, exportTaskHandler, deleteOldExports, localArtifacts } = await loadServer(database, flags.queue !== undefined);
   const exportsDir = resolve(flags.exports);
+  const artifacts = localArtifacts(exportsDir);
   const log = lineLog(flags.logLevel, io.stderr);
 
   let demoDir: string | undefined;
@@ -105,18 +106,18 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       mkdirSync(exportsDir, { recursive: true });
       queue = await openExportQueue(flags.queue, exportsDir, {
         // Only the owner of the embedded queue may: with Redis, workers elsewhere may be writing.
-        onOwned: () => removeUnfinishedExports(exportsDir),
+        onOwned: () => artifacts.removeUnfinished(),
         onError: (error) => log.error(`export queue: ${(error as Error).message}`),
       });
     } catch (error) {
       await store.close();
       throw new UsageError((error as Error).message);
     }
-    if (flags.queue === undefined) queue.work(loggedHandler(exportTaskHandler(store, exportsDir), log), { concurrency: flags.workers });
+    if (flags.queue === undefined) queue.work(loggedHandler(exportTaskHandler(store, artifacts), log), { concurrency: flags.workers });
     const maxAgeMs = flags.exportMaxAge * 3600 * 1000;
-    const cleanUp = () => deleteOldExports(queue, exportsDir, maxAgeMs).catch((error) => log.error(`clean-up of old exports failed: ${(error as Error).message}`));
+    const cleanUp = () => deleteOldExports(queue, artifacts, maxAgeMs).catch((error) => log.error(`clean-up of old exports failed: ${(error as Error).message}`));
     const cleanupTimer = setInterval(cleanUp, Math.max(1000, Math.min(CLEANUP_INTERVAL_MS, maxAgeMs / 10)));
-    const exports = { queue: loggedSubmitter(queue, log), directory: exportsDir, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) };
+    const exports = { queue: loggedSubmitter(queue, log), artifacts, maxAreaKm2: flags.maxArea, ...(flags.publicUrl !== undefined && { publicUrl: flags.publicUrl }) };
     let serving: Serving | undefined;
     try {
       await cleanUp();

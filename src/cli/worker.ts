@@ -32,16 +32,16 @@ export interface WorkerIo {
 const OPTIONAL = ["bullmq", "ioredis", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"];
 
 async function loadWorker() {
-  const [store, queue, tasks] = await withOptionalDependencies("worker", OPTIONAL, () =>
-    Promise.all([import("../store/open.js"), import("../tasks/bullmq-queue.js"), import("../tasks/export-tasks.js")]),
+  const [store, queue, tasks, artifacts] = await withOptionalDependencies("worker", OPTIONAL, () =>
+    Promise.all([import("../store/open.js"), import("../tasks/bullmq-queue.js"), import("../tasks/export-tasks.js"), import("../export/artifacts.js")]),
   );
-  return { ...store, ...queue, ...tasks };
+  return { ...store, ...queue, ...tasks, ...artifacts };
 }
 
 export async function runWorker(flags: WorkerFlags, io: WorkerIo): Promise<number> {
   const location = isDatabaseUrl(flags.db) ? flags.db : resolve(flags.db);
   if (!isDatabaseUrl(location) && !existsSync(location)) throw new UsageError(`no store at ${location}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
-  const { openStore, openBullmqTaskQueue, exportTaskHandler } = await loadWorker();
+  const { openStore, openBullmqTaskQueue, exportTaskHandler, localArtifacts } = await loadWorker();
   const exportsDir = resolve(flags.exports);
   const log = lineLog(flags.logLevel, io.stderr);
   let store;
@@ -59,7 +59,7 @@ export async function runWorker(flags: WorkerFlags, io: WorkerIo): Promise<numbe
       throw new UsageError((error as Error).message);
     }
     try {
-      queue.work(loggedHandler(exportTaskHandler(store, exportsDir), log), { concurrency: flags.concurrency });
+      queue.work(loggedHandler(exportTaskHandler(store, localArtifacts(exportsDir)), log), { concurrency: flags.concurrency });
       io.stdout.write(`basemodel worker: exports from ${flags.queue}, ${flags.concurrency} at a time\ndata: ${shownLocation(location)}\nexports: ${exportsDir}\n`);
       await io.stopped;
       return 0;

@@ -5,24 +5,25 @@
  * hidden folder of its own and publishes only the finished file, so a crash at any point
  * leaves nothing a client can download, and running the same task again starts clean.
  */
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { AreaStats } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
 import { prepareArea, type PreparedArea } from "../geometry/geos.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { areaStats } from "./area-stats.js";
+import type { ArtifactStore } from "./artifacts.js";
 import { sanitizeFileName } from "./file-name.js";
 import { createWriter, type ExportWriter } from "./index.js";
 import { planMatches } from "./matches.js";
 import { planExport, type ExportPlan } from "./plan.js";
-import { downloadPath, removeEmptyTaskFolders, taskFolders } from "./published.js";
+import { downloadPath } from "./published.js";
 import { flagOf, type ExportParams } from "./request.js";
-import { PARTIAL_SUFFIX, writeZip } from "./zip.js";
+import { writeZip } from "./zip.js";
 
 export interface SnapshotOutcome {
-  /** The published file's path in the export directory ("/"-separated): the zip, or the bare file (bindZip false). */
+  /** The published file's download path ("/"-separated): the zip, or the bare file (bindZip false). */
   download: string;
   /** The sanitised name of the export's files. */
   fileName: string;
@@ -40,7 +41,7 @@ export interface SnapshotOutcome {
 
 export interface SnapshotOptions {
   /** Where the export is published. */
-  directory: string;
+  artifacts: ArtifactStore;
   /** Names the published file, as the real service does (src/export/published.ts). */
   taskId: string;
   /** 0-100 */
@@ -53,9 +54,6 @@ const WRITING_SHARE = 90;
 /** Features written between two turns of the event loop: an export must not starve the HTTP server. */
 const FEATURES_PER_TURN = 256;
 
-/** An export's work folder: a dot folder, hidden from the download route. */
-const WORK_FOLDER = /^\..+\.work$/;
-
 export async function exportSnapshot(store: FeatureStore, params: ExportParams, options: SnapshotOptions): Promise<SnapshotOutcome> {
   const started = performance.now();
   const outputType = params.outputType ?? "geojson";
@@ -63,10 +61,7 @@ export async function exportSnapshot(store: FeatureStore, params: ExportParams, 
   const zipped = flagOf(params, "bindZip");
   const download = downloadPath({ fileName, outputType, taskId: options.taskId, uuid: flagOf(params, "uuid"), extension: zipped ? "zip" : outputType });
   // By task, not by name: without the task id in it, a name may be another task's too.
-  // Removed first in case a crash left it.
-  const work = join(options.directory, `.${options.taskId}.work`);
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
+  const work = await options.artifacts.workFolder(options.taskId);
   try {
     const area = await prepareArea(params.geometry);
     try {
@@ -76,9 +71,9 @@ export async function exportSnapshot(store: FeatureStore, params: ExportParams, 
         const { files, features } = await writeFeatures(data, area, params, planExport(params), work, fileName, options);
         const stats = flagOf(params, "includeStats") ? await areaStats(data, area) : undefined;
         const fileBytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, file) => sum + file.size, 0);
-        const target = join(options.directory, download);
-        await mkdir(dirname(target), { recursive: true });
-        const downloadBytes = zipped ? await zipFiles(target, files, params, features, stats, options.signal) : await publishBare(target, files);
+        const downloadBytes = zipped
+          ? await zipFiles(options.artifacts, download, files, params, features, stats, options.signal)
+          : await publishBare(options.artifacts, download, files);
         options.onProgress?.(100);
         return { download, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, downloadBytes, seconds: (performance.now() - started) / 1000, ...(stats && { stats }) };
       } finally {
@@ -88,13 +83,23 @@ export async function exportSnapshot(store: FeatureStore, params: ExportParams, 
       area.dispose();
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await options.artifacts.removeWorkFolder(options.taskId);
   }
 }
 
-function zipFiles(target: string, files: string[], params: ExportParams, features: number, stats: AreaStats | undefined, signal?: AbortSignal): Promise<number> {
-  return writeZip(
-    target,
+/** The zip is written where the store stages it, under a partial name, and published when complete. */
+async function zipFiles(
+  artifacts: ArtifactStore,
+  download: string,
+  files: string[],
+  params: ExportParams,
+  features: number,
+  stats: AreaStats | undefined,
+  signal?: AbortSignal,
+): Promise<number> {
+  const staged = await artifacts.stagingPath(download);
+  await writeZip(
+    staged,
     [
       ...files.map((path) => ({ name: basename(path), path })),
       { name: "clipping_boundary.geojson", content: JSON.stringify(params.geometry) + "\n" },
@@ -102,31 +107,15 @@ function zipFiles(target: string, files: string[], params: ExportParams, feature
     ],
     signal,
   );
+  return artifacts.publish(staged, download);
 }
 
-/** The export's one file, renamed into place: on the same disk, a client never sees it half-written. */
-async function publishBare(target: string, files: string[]): Promise<number> {
+/** The export's one file, published as it is. */
+async function publishBare(artifacts: ArtifactStore, download: string, files: string[]): Promise<number> {
   // The request was checked: bindZip false only for formats whose export is one file.
   const [file] = files;
   if (file === undefined || files.length !== 1) throw new Error(`a bare export must be one file; the writer made ${files.length}`);
-  await rename(file, target);
-  return (await stat(target)).size;
-}
-
-/**
- * Removes what exports that never finished left in `directory` (work folders, partial zips,
- * task folders with nothing published in them), when a process died in the middle of them.
- * Only while no export runs there.
- */
-export async function removeUnfinishedExports(directory: string): Promise<void> {
-  const partial = (name: string) => name.endsWith(`.zip${PARTIAL_SUFFIX}`);
-  for (const name of await readdir(directory)) {
-    if (WORK_FOLDER.test(name) || partial(name)) await rm(join(directory, name), { recursive: true, force: true });
-  }
-  for (const folder of await taskFolders(directory)) {
-    for (const name of (await readdir(join(directory, folder))).filter(partial)) await rm(join(directory, folder, name), { force: true });
-  }
-  await removeEmptyTaskFolders(directory, new Date());
+  return artifacts.publish(file, download);
 }
 
 async function writeFeatures(

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { schemas, strictSchemas } from "../api/index.js";
 import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
 import { DEFAULT_PLAIN_MAX_AREA_KM2 } from "../api/snapshot-plain.js";
+import type { ArtifactStore } from "../export/artifacts.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportSubmitter } from "../tasks/export-tasks.js";
 import { keepSchemaErrors, reportEveryProblem } from "./body-checks.js";
@@ -53,8 +54,8 @@ export interface ServerOptions {
 export interface ExportsOptions {
   /** Where export tasks are queued; workers (not the server) run them, maybe in another process. */
   queue: ExportSubmitter;
-  /** The folder the workers publish zips in, served under /exports/. */
-  directory: string;
+  /** Where the workers publish exports, served under /exports/. */
+  artifacts: ArtifactStore;
   /** The server's address as clients see it, for download URLs; default: the host each request was sent to. */
   publicUrl?: string;
   /** Largest export area in km²; larger is a 422. Default 100,000. */

@@ -2,16 +2,12 @@
  * Snapshot exports as queued tasks: what a task carries, what it leaves behind, the handler a
  * worker runs, and the clean-up of old exports. Knows the queue only by its interface.
  */
-import { rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import type { ArtifactStore } from "../export/artifacts.js";
 import { ExportLimitError } from "../export/index.js";
-import { downloads, removeEmptyTaskFolders } from "../export/published.js";
 import type { ExportParams } from "../export/request.js";
 import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
-
-export { removeUnfinishedExports } from "../export/snapshot.js";
 
 export interface ExportTaskPayload {
   /** The request, checked, in camelCase. */
@@ -28,10 +24,10 @@ export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult>
 /** How a full disk (or a user's quota) shows: from Node's file writes, and from SQLite's (gpkg). */
 const DISK_FULL: ReadonlySet<unknown> = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
 
-export function exportTaskHandler(store: FeatureStore, directory: string): TaskHandler<ExportTaskPayload, ExportTaskResult> {
+export function exportTaskHandler(store: FeatureStore, artifacts: ArtifactStore): TaskHandler<ExportTaskPayload, ExportTaskResult> {
   return async ({ params }, context) => {
     try {
-      return await exportSnapshot(store, params, { directory, taskId: context.id, onProgress: context.progress, signal: context.signal });
+      return await exportSnapshot(store, params, { artifacts, taskId: context.id, onProgress: context.progress, signal: context.signal });
     } catch (error) {
       // A format's limit is reached again on every run: no point retrying.
       if (error instanceof ExportLimitError) throw new PermanentTaskError(error.message);
@@ -48,20 +44,14 @@ export function exportTaskHandler(store: FeatureStore, directory: string): TaskH
  */
 export async function deleteOldExports(
   queue: ExportQueue,
-  directory: string,
+  artifacts: ArtifactStore,
   maxAgeMs: number,
   now = new Date(),
 ): Promise<{ files: number; tasks: number }> {
   const before = new Date(now.getTime() - maxAgeMs);
-  let files = 0;
-  for (const download of await downloads(directory)) {
-    // A file is renamed into place as its task finishes: its last change is when the task ended.
-    // By the file, not the task, so that a file whose task could not be recorded goes too.
-    if ((await stat(join(directory, download))).mtime >= before) continue;
-    // A task's own folder (uuid false) holds its one file: both go.
-    await rm(join(directory, download.split("/")[0]!), { recursive: true, force: true });
-    files++;
-  }
-  await removeEmptyTaskFolders(directory, before);
-  return { files, tasks: await queue.prune(before) };
+  // By the file, not the task, so that a file whose task could not be recorded goes too.
+  const old = await artifacts.publishedBefore(before);
+  for (const download of old) await artifacts.delete(download);
+  await artifacts.removeLeftovers(before);
+  return { files: old.length, tasks: await queue.prune(before) };
 }

@@ -15,6 +15,7 @@ import { monacoStoreCopy } from "../monaco.js";
 import { updateFixture } from "../update/helpers.js";
 import type { ExportParams } from "../../src/export/request.js";
 import { exportSnapshot } from "../../src/export/snapshot.js";
+import { localArtifacts } from "../../src/export/artifacts.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 
 /** All of Monaco, the mapathon's new buildings included. */
@@ -34,11 +35,11 @@ describe("an update while an export runs", { timeout: 300_000 }, () => {
     const store = await sqliteStoreFactory.open(db);
     try {
       const directory = exportsFolder();
-      const before = await exportSnapshot(store, MONACO, { directory, taskId: "before" });
+      const before = await exportSnapshot(store, MONACO, { artifacts: localArtifacts(directory), taskId: "before" });
 
       let update: ReturnType<typeof spawnSync> | undefined;
       const during = await exportSnapshot(store, MONACO, {
-        directory,
+        artifacts: localArtifacts(directory),
         taskId: "during",
         onProgress: (percent) => {
           // Mid-stream: the export has counted every table and is reading the first one. The
@@ -52,7 +53,7 @@ describe("an update while an export runs", { timeout: 300_000 }, () => {
       expect(update!.status).toBe(0);
       expect(update!.stdout).toContain("features    6 written");
 
-      const after = await exportSnapshot(store, MONACO, { directory, taskId: "after" });
+      const after = await exportSnapshot(store, MONACO, { artifacts: localArtifacts(directory), taskId: "after" });
       expect(after.features).toBeGreaterThan(before.features);
       expect(during.features).toBe(before.features);
     } finally {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { afterFile } from "../cleanup.js";
+import { localArtifacts } from "../../src/export/artifacts.js";
 import type { ExportSubmitter } from "../../src/tasks/export-tasks.js";
 import { lineLog } from "../../src/server/log.js";
 import { taskSubmitterOver, type IpcChannel } from "../../src/tasks/queue-ipc.js";
@@ -102,7 +103,7 @@ describe("error answers", () => {
   beforeAll(async () => {
     const directory = exportsFolder();
     writeFileSync(join(directory, ZIP), Buffer.alloc(ZIP_BYTES, 1));
-    server = await startServer(await demoStorePath(), { exports: { queue: unusedQueue, directory }, log: kept.log });
+    server = await startServer(await demoStorePath(), { exports: { queue: unusedQueue, artifacts: localArtifacts(directory) }, log: kept.log });
   });
 
   it.each(CASES)("$name: $status with {detail}, and a line in the log", async ({ request, status, says, headers }) => {
@@ -176,7 +177,7 @@ describe("slow requests", () => {
 describe("an export queue that does not answer", () => {
   it("is a 503, for a new export and for a task's status", async () => {
     const silent: IpcChannel = { send: () => undefined, on: () => undefined, off: () => undefined };
-    const server = await startServer(await demoStorePath(), { exports: { queue: taskSubmitterOver(silent, { timeoutMs: 50 }), directory: exportsFolder() } });
+    const server = await startServer(await demoStorePath(), { exports: { queue: taskSubmitterOver(silent, { timeoutMs: 50 }), artifacts: localArtifacts(exportsFolder()) } });
     const geometry = { type: "Polygon", coordinates: [[[1.1951, 22.9955], [1.2049, 22.9955], [1.2049, 23.0045], [1.1951, 23.0045], [1.1951, 22.9955]]] };
     for (const answer of [await server.post("/latest/snapshot/", { geometry }), await server.get(`/latest/tasks/status/${randomUUID()}/`)]) {
       expect(answer.status, answer.text).toBe(503);

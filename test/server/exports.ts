@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { afterFile } from "../cleanup.js";
+import { localArtifacts, type ArtifactStore } from "../../src/export/artifacts.js";
 import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../src/tasks/export-tasks.js";
 import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
@@ -15,7 +16,9 @@ import type { ServerOptions } from "../../src/server/app.js";
 
 export interface ExportServer extends RunningServer {
   queue: ExportQueue;
+  /** The export folder, for tests that put things there behind the server's back. */
   directory: string;
+  artifacts: ArtifactStore;
 }
 
 /** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process. */
@@ -26,15 +29,16 @@ export async function startExportServer(
   const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
   const directory = join(root, "exports");
   mkdirSync(directory);
+  const artifacts = localArtifacts(directory);
   const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
-  const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, directory, ...options.exports } });
-  queue.work(exportTaskHandler(server.store, directory), { concurrency: options.concurrency ?? 2 });
+  const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, artifacts, ...options.exports } });
+  queue.work(exportTaskHandler(server.store, artifacts), { concurrency: options.concurrency ?? 2 });
   // Clean-ups run last-registered first: the queue stops before the server closes the store.
   afterFile(async () => {
     await queue.close();
     rmSync(root, { recursive: true, force: true });
   });
-  return { ...server, queue, directory };
+  return { ...server, queue, directory, artifacts };
 }
 
 /** Polls a task the way raw-data-api clients do, until it ends; returns the last status body. */

@@ -236,7 +236,7 @@ describe("uuid: false names the file without the task id", { timeout: 300_000 },
     const status = await finishedExport(server, { geometry: CENTRE, uuid: false });
     // A moment later, so that the file is older than "now" to the millisecond; its folder is changed by the deletion itself.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await deleteOldExports(server.queue, server.directory, 0)).files).toBeGreaterThan(0);
+    expect((await deleteOldExports(server.queue, server.artifacts, 0)).files).toBeGreaterThan(0);
     expect(existsSync(join(server.directory, status.id))).toBe(false);
     expect((await fetch(status.result.downloadUrl)).status).toBe(404);
   });

@@ -192,8 +192,8 @@ describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => 
 
   it("clean-up deletes old zips and forgets their tasks: their status is then a 404", async () => {
     const { status } = await exportZip(server, { geometry: SMALL, fileName: "old" });
-    expect(await deleteOldExports(server.queue, server.directory, 3_600_000)).toEqual({ files: 0, tasks: 0 });
-    const deleted = await deleteOldExports(server.queue, server.directory, 0, new Date(Date.now() + 1000));
+    expect(await deleteOldExports(server.queue, server.artifacts, 3_600_000)).toEqual({ files: 0, tasks: 0 });
+    const deleted = await deleteOldExports(server.queue, server.artifacts, 0, new Date(Date.now() + 1000));
     expect(deleted.files).toBeGreaterThan(0);
     expect(deleted.tasks).toBeGreaterThanOrEqual(deleted.files);
     expect(readdirSync(server.directory).filter((name) => name.endsWith(".zip"))).toEqual([]);
@@ -202,7 +202,7 @@ describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => 
     expect(after.body.detail).toBe(`no task ${status.id}: it was never queued here, or it finished longer ago than exports are kept and was forgotten`);
     expect((await fetch(status.result.downloadUrl)).status).toBe(404);
     // A second pass finds nothing more to do.
-    expect(await deleteOldExports(server.queue, server.directory, 0, new Date(Date.now() + 1000))).toEqual({ files: 0, tasks: 0 });
+    expect(await deleteOldExports(server.queue, server.artifacts, 0, new Date(Date.now() + 1000))).toEqual({ files: 0, tasks: 0 });
   });
 });
 

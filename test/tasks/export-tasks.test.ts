@@ -10,12 +10,12 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterFile } from "../cleanup.js";
 import { monacoStorePath } from "../monaco.js";
+import { localArtifacts } from "../../src/export/artifacts.js";
 import type { ExportParams } from "../../src/export/request.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { FeatureStore } from "../../src/store/store.js";
 import {
   exportTaskHandler,
-  removeUnfinishedExports,
   type ExportQueue,
   type ExportTaskPayload,
   type ExportTaskResult,
@@ -67,7 +67,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
     const full = await queue.enqueue({ params: SMALL });
     // Linux's /dev/full takes no byte: every write to it fails with ENOSPC, as on a full disk.
     symlinkSync("/dev/full", join(directory, `${zipName(full.id)}.partial`));
-    queue.work(exportTaskHandler(store, directory), { concurrency: 1 });
+    queue.work(exportTaskHandler(store, localArtifacts(directory)), { concurrency: 1 });
 
     expect(await until(queue, full.id, finished)).toMatchObject({ state: "FAILURE", error: "the exports disk is full", attempts: 1 });
     expect(leftovers(directory)).toEqual([]);
@@ -82,7 +82,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
     const task = await queue.enqueue({ params: SMALL });
     // A folder where the zip goes: renaming the finished zip into place fails on every attempt.
     mkdirSync(join(directory, zipName(task.id)));
-    queue.work(exportTaskHandler(store, directory), { concurrency: 1 });
+    queue.work(exportTaskHandler(store, localArtifacts(directory)), { concurrency: 1 });
 
     expect(await until(queue, task.id, finished)).toMatchObject({ state: "FAILURE", attempts: 3 });
     expect(leftovers(directory)).toEqual([zipName(task.id)]);
@@ -91,7 +91,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
   it("closing the queue mid-export removes the work folder; the task runs again later", async () => {
     const { queue, directory } = await exportQueue();
     const task = await queue.enqueue({ params: { ...ALL_OF_MONACO, outputType: "gpkg" } });
-    const handler = exportTaskHandler(store, directory);
+    const handler = exportTaskHandler(store, localArtifacts(directory));
     let midway!: () => void;
     const started = new Promise<void>((resolve) => (midway = resolve));
     const reporting = (context: TaskContext): TaskContext => ({
@@ -127,7 +127,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
 
     const restarted = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), {
       maxAttempts: 3,
-      onOwned: () => removeUnfinishedExports(directory),
+      onOwned: () => localArtifacts(directory).removeUnfinished(),
     });
     afterFile(() => restarted.close());
     expect(await restarted.get(task.id)).toMatchObject({ state: "FAILURE", error: "the server stopped while running this task 3 times" });
