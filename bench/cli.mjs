@@ -11,7 +11,7 @@ import { buildCorpus } from "./corpus.mjs";
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
 
-function hyperfine(commands, runs) {
+export function hyperfine(commands, runs) {
   const out = join(mkdtempSync(join(tmpdir(), "bench-")), "result.json");
   execFileSync("hyperfine", ["--warmup", "2", "--runs", String(runs), "-N", "--ignore-failure", "--export-json", out, ...commands], {
     stdio: ["ignore", "ignore", "inherit"],

@@ -9,6 +9,8 @@ console.log("## validateItem() on one core\n");
 console.log(itemMarkdown(await runItem()));
 console.log("\n## basemodel validate (whole process, hyperfine)\n");
 console.log(runCli());
+console.log("\n## basemodel validate and --stac on fAIr's real items (hyperfine)\n");
+console.log(await (await import("./stac.mjs")).run());
 console.log("\n## Reference server: import and HTTP\n");
 console.log(await (await import("./server.mjs")).run());
 console.log("\n## Reference server: asynchronous exports\n");
