@@ -16,6 +16,7 @@ import type { Redis } from "ioredis";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
 import { PermanentTaskError, QueueFull } from "./queue.js";
+import { QueueUnavailable } from "./queue-unavailable.js";
 import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
 
 export interface BullmqQueueOptions {
@@ -76,8 +77,9 @@ async function loadDrivers(): Promise<{ bullmq: typeof import("bullmq"); Redis: 
 export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueueOptions = {}): Promise<TaskQueue<P, R>> {
   const settings: Settings = { ...DEFAULTS, ...options };
   const { bullmq, Redis } = await loadDrivers();
-  // No limit on a command's retries: BullMQ's workers block on Redis and must outlive a restart of it.
-  const connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  // Submitting and looking up fail at once while Redis is away (QueueUnavailable, a 503), rather
+  // than keep an HTTP request waiting; the connection comes back on its own.
+  const connection = new Redis(url, { enableOfflineQueue: false, lazyConnect: true });
   // connect() rejects with "Connection is closed"; the first error event says why.
   let firstError: Error | undefined;
   const noteError = (error: Error) => (firstError ??= error);
@@ -95,6 +97,11 @@ export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueu
   const queue = new bullmq.Queue(settings.name, { connection, prefix: settings.prefix });
   queue.on("error", settings.onError);
   return new BullmqTaskQueue<P, R>(bullmq, connection, queue, settings);
+}
+
+/** A command that failed for want of Redis: the caller may try again later. */
+function unavailable(error: unknown): Error {
+  return new QueueUnavailable(`Redis: ${(error as Error).message}`, { cause: error });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
@@ -150,6 +157,7 @@ function toTask<R>(job: Job, bullmqState: string): Task<R> | null {
 
 class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
   private worker: Worker | undefined;
+  private workerConnection: Redis | undefined;
   private closed: Promise<void> | undefined;
 
   constructor(
@@ -173,17 +181,21 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
       });
     } catch (error) {
       if (isOutOfMemory(error)) throw new QueueFull("the Redis of the task queue is full", { cause: error });
-      throw error;
+      throw unavailable(error);
     }
     return toTask<R>(job, "waiting")!;
   }
 
   async get(id: string): Promise<Task<R> | null> {
-    // The state first: the job read after it is at least as new, so a finished state finds
-    // the outcome recorded.
-    const state = await this.queue.getJobState(id);
-    const job = state === "unknown" ? undefined : await this.queue.getJob(id);
-    return job ? toTask<R>(job, state) : null;
+    try {
+      // The state first: the job read after it is at least as new, so a finished state finds
+      // the outcome recorded.
+      const state = await this.queue.getJobState(id);
+      const job = state === "unknown" ? undefined : await this.queue.getJob(id);
+      return job ? toTask<R>(job, state) : null;
+    } catch (error) {
+      throw unavailable(error);
+    }
   }
 
   work(handler: TaskHandler<P, R>, options: WorkOptions): void {
@@ -191,8 +203,12 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError(`concurrency must be a positive integer, not ${options.concurrency}`);
     }
+    // Its own connection, whose commands wait for Redis however long it is away: workers block on
+    // Redis, and must outlive a restart of it.
+    this.workerConnection = this.connection.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    this.workerConnection.on("error", this.settings.onError);
     this.worker = new this.bullmq.Worker(this.settings.name, (job, token, signal) => this.run(job, token!, signal!, handler), {
-      connection: this.connection,
+      connection: this.workerConnection,
       prefix: this.settings.prefix,
       concurrency: options.concurrency,
       lockDuration: this.settings.lockDurationMs,
@@ -256,7 +272,7 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
         await this.worker.close();
       }
       await this.queue.close();
-      await this.connection.quit().catch(() => this.connection.disconnect());
+      for (const connection of [this.workerConnection, this.connection]) await connection?.quit().catch(() => connection.disconnect());
     })();
     return this.closed;
   }

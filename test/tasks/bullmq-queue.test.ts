@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBullmqTaskQueue } from "../../src/tasks/bullmq-queue.js";
 import { PermanentTaskError, QueueFull, type TaskQueue } from "../../src/tasks/queue.js";
+import { QueueUnavailable } from "../../src/tasks/queue-unavailable.js";
 import { eventually, until } from "./contract/wait.js";
 import { freePort } from "../free-port.js";
 import { hasTool } from "../requirements.js";
@@ -65,6 +66,31 @@ describe("the BullMQ task queue", () => {
     } finally {
       await redis.quit();
     }
+  });
+
+  it.skipIf(!hasTool(["redis-server"], "redis-server"))("while Redis is away, enqueue and get fail at once with QueueUnavailable, and work again once it is back", async () => {
+    const url = await startRedis();
+    const queue = await openBullmqTaskQueue<string, string>(url, { name: "away" });
+    opened.push(queue as TaskQueue<unknown, unknown>);
+    const task = await queue.enqueue("before");
+    const redis = started.at(-1)!;
+    redis.kill("SIGKILL");
+    await new Promise((resolve) => redis.once("exit", resolve));
+    const refusal = await eventually(
+      () => queue.enqueue("while away").catch((error: unknown) => error),
+      (outcome) => outcome instanceof QueueUnavailable,
+    );
+    expect((refusal as Error).message).toMatch(/^Redis: /);
+    await expect(queue.get(task.id)).rejects.toBeInstanceOf(QueueUnavailable);
+
+    // The same port again: the connection comes back on its own.
+    const port = new URL(url).port;
+    started.push(spawn("redis-server", ["--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" }));
+    const back = await eventually(
+      () => queue.enqueue("after").catch((error: unknown) => error),
+      (outcome) => !(outcome instanceof Error),
+    );
+    expect(back).toMatchObject({ state: "PENDING" });
   });
 
   it("says in one line that Redis cannot be reached", async () => {
