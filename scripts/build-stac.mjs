@@ -7,6 +7,11 @@
 // schemas a user maps or fetches at run time, so that both are explained alike): its $refs are
 // replaced by their targets, so that every error's schemaPath is the full path from the root.
 // A test compares every verdict with another implementation run on the official files.
+//
+// Beside each, a verdict module (<module>.verdict.cjs): the same schema compiled with its $refs
+// kept and without allErrors, which only says pass or fail. Most items pass, and this form runs
+// about three times faster (its functions are small enough for V8 to optimise, and it stops at
+// the first failure); the expanded module runs only for an item that fails, to explain it.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -59,18 +64,20 @@ export async function buildStac(root, generated) {
   const { AJV_MODULES, AJV_OPTIONS, draftOf, expand } = await loadExpand(root);
   const { schemas, docs } = readBundle(root);
   const ajvs = new Map();
-  const ajvFor = (draft) => {
-    if (!ajvs.has(draft)) {
+  /** An Ajv for a draft, holding every bundled file; `allErrors` false for the verdict modules. */
+  const ajvFor = (draft, allErrors) => {
+    const key = `${draft} ${allErrors}`;
+    if (!ajvs.has(key)) {
       if (!AJV_MODULES[draft]) throw new Error(`no Ajv for JSON Schema ${draft}`);
       const Ajv = require(AJV_MODULES[draft]).default;
-      const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
+      const ajv = new Ajv({ ...AJV_OPTIONS, allErrors, code: { source: true } });
       addFormats(ajv, ["date-time"]);
       // Every file under the URL it is published at: the $id in a file may be wrong (core
       // 1.1.0's common.json says .../commonjson, processing 1.1.0 names 1.0.0).
       for (const [url, doc] of docs) if (draftOf(doc) === draft) ajv.addSchema({ ...doc, $id: url });
-      ajvs.set(draft, ajv);
+      ajvs.set(key, ajv);
     }
-    return ajvs.get(draft);
+    return ajvs.get(key);
   };
 
   const out = new URL("stac/", generated);
@@ -88,11 +95,13 @@ export async function buildStac(root, generated) {
       modules.set(entry.sha256, module);
       const doc = docs.get(entry.url);
       const { schema, sites, hints } = expand((url) => docs.get(url), entry.url);
-      const ajv = ajvFor(draftOf(doc));
+      const ajv = ajvFor(draftOf(doc), true);
       const validate = ajv.compile({ ...schema, $id: `urn:basemodel:stac:${module}` });
       const code = standaloneCode(ajv, validate);
       const explain = `module.exports.sites = ${JSON.stringify(sites)};\nmodule.exports.hints = ${JSON.stringify(hints)};\n`;
       writeFileSync(new URL(`${module}.cjs`, out), `${banner}${code}\n${explain}`);
+      const verdictAjv = ajvFor(draftOf(doc), false);
+      writeFileSync(new URL(`${module}.verdict.cjs`, out), `${banner}${standaloneCode(verdictAjv, verdictAjv.getSchema(entry.url))}\n`);
     }
     registry.push({ url: entry.url, role: entry.role, family, version, module });
   }

@@ -59,7 +59,7 @@ export function checkExtensionUrls(entries: unknown, baseModelUrl: string, runti
     if (typeof url !== "string" || url === baseModelUrl) return; // a wrong type is the core schema's to report
     const path = `/stac_extensions/${index}`;
     const own = runtime?.find(url);
-    if (own !== undefined && "check" in own) return add({ url, role: "extension", family: familyOf(url) ?? url, check: own.check });
+    if (own !== undefined && "check" in own) return add({ url, role: "extension", family: familyOf(url) ?? url, passes: own.check, check: own.check });
     if (own !== undefined) {
       issues.push(issue("stac-extension-schema", path, `stac_extensions[${index}] cannot be checked: ${own.problem}; found ${JSON.stringify(url)}`, { actual: url }));
       return;

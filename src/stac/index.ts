@@ -49,8 +49,9 @@ function coreFor(item: JsonObject | undefined): { schema: BundledSchema; issue?:
 
 /** Every finding of one bundled schema: the cross-field rules' first, then the explained rest. */
 function schemaFindings(value: unknown, schema: SchemaToCheck, ignore: (failure: SchemaFailure) => boolean): Finding[] {
+  if (schema.passes(value)) return [];
   const { check } = schema;
-  if (check(value)) return [];
+  if (check !== schema.passes && check(value)) return [];
   let failures = (check.errors ?? []).filter((failure) => !ignore(failure));
   const findings: Finding[] = [];
   if (isObject(value)) {

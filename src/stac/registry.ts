@@ -50,6 +50,9 @@ export interface SchemaToCheck {
   role: "core" | "extension";
   /** "core", or the extension ("mlm"): which cross-field rules apply. */
   family: string;
+  /** Pass or fail only, and fast: the verdict an item that passes needs (may be `check` itself). */
+  passes: (data: unknown) => boolean;
+  /** Every failure, with the schema paths the explainer reads: run on an item `passes` failed. */
   check: CompiledSchema;
 }
 
@@ -68,22 +71,37 @@ export function coreSchema(stacVersion: string): BundledSchema | undefined {
   return coreSchemas.find((schema) => schema.version === stacVersion);
 }
 
-const loaded = new Map<string, CompiledSchema>();
+const loaded = new Map<string, unknown>();
 
 /**
- * The compiled check of a bundled schema, loaded on first use. The modules are CommonJS so that
- * a synchronous require can load them; the path is computed, so that bundlers leave them out of
- * the code that runs without --stac. From src/stac, dist/stac and dist/cli-bundle alike, the
- * modules sit in ../generated/stac/.
+ * A generated module, loaded on first use. The modules are CommonJS so that a synchronous require
+ * can load them; the path is computed, so that bundlers leave them out of the code that runs
+ * without --stac. From src/stac, dist/stac and dist/cli-bundle alike, they sit in ../generated/stac/.
  */
-export function compiled(schema: BundledSchema): CompiledSchema {
-  let check = loaded.get(schema.module);
-  if (check === undefined) {
-    const file = fileURLToPath(new URL(`../generated/stac/${schema.module}.cjs`, import.meta.url));
-    check = createRequire(import.meta.url)(file) as CompiledSchema;
-    loaded.set(schema.module, check);
+function generatedModule(name: string): unknown {
+  let module = loaded.get(name);
+  if (module === undefined) {
+    module = createRequire(import.meta.url)(fileURLToPath(new URL(`../generated/stac/${name}.cjs`, import.meta.url)));
+    loaded.set(name, module);
   }
-  return check;
+  return module;
 }
 
-export const bundledCheck = (schema: BundledSchema): SchemaToCheck => ({ url: schema.url, role: schema.role, family: schema.family, check: compiled(schema) });
+/** The compiled check of a bundled schema: every failure, explained (see scripts/build-stac.mjs). */
+export const compiled = (schema: BundledSchema): CompiledSchema => generatedModule(schema.module) as CompiledSchema;
+
+/**
+ * A bundled schema to check an item against. The explaining module is loaded only when an item
+ * fails the verdict module, so an item that passes loads and runs the small one alone.
+ */
+export function bundledCheck(schema: BundledSchema): SchemaToCheck {
+  return {
+    url: schema.url,
+    role: schema.role,
+    family: schema.family,
+    passes: generatedModule(`${schema.module}.verdict`) as (data: unknown) => boolean,
+    get check() {
+      return compiled(schema);
+    },
+  };
+}

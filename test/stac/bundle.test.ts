@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundledSchema, compiled, coreSchemas, extensionSchemas } from "../../src/stac/registry.js";
+import { bundledCheck, bundledSchema, compiled, coreSchemas, extensionSchemas } from "../../src/stac/registry.js";
 
 const BUNDLE = path.resolve(__dirname, "../../schema/stac");
 
@@ -66,6 +66,7 @@ describe("schema/stac", () => {
     for (const schema of [...coreSchemas, ...extensionSchemas]) {
       expect(bundledSchema(`${schema.url}#`)).toBe(schema);
       expect(typeof compiled(schema)).toBe("function");
+      expect(typeof bundledCheck(schema).passes).toBe("function");
     }
     expect(bundledSchema("https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json")).toBeUndefined();
   });

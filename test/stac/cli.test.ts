@@ -44,11 +44,12 @@ describe("basemodel validate --stac", () => {
     ]);
   });
 
-  it("loads the compiled STAC schemas only with --stac", async () => {
+  it("loads the compiled STAC schemas only with --stac, and for an item that passes only the verdict modules", async () => {
     const env = { NODE_DEBUG: "module" };
     const without = await basemodel(["validate", REALISTIC], { env });
     const withStac = await basemodel(["validate", "--stac", REALISTIC], { env });
     expect(without.stderr).not.toContain("generated/stac/");
-    expect(withStac.stderr).toContain("generated/stac/core-1.1.0.cjs");
+    expect(withStac.stderr).toContain("generated/stac/core-1.1.0.verdict.cjs");
+    expect(withStac.stderr).not.toContain("generated/stac/core-1.1.0.cjs");
   });
 });
