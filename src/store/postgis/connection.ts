@@ -86,13 +86,19 @@ type Querier = Pick<pg.ClientBase, "query">;
 async function* fetchCursor(client: Querier, sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
   const name = `basemodel_cursor_${++cursors}`;
   await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, parameters as unknown[]);
+  const fetchBatch = (): Promise<{ rows: unknown[][] }> => client.query<unknown[]>({ text: `FETCH ${BATCH} FROM ${name}`, rowMode: "array" });
+  let next: Promise<{ rows: unknown[][] }> | undefined = fetchBatch();
   try {
-    for (;;) {
-      const { rows } = await client.query<unknown[]>({ text: `FETCH ${BATCH} FROM ${name}`, rowMode: "array" });
+    while (next !== undefined) {
+      const { rows }: { rows: unknown[][] } = await next;
+      // The next batch is asked for before this one is handed out: the database finds it while
+      // this process writes these rows, instead of each waiting for the other.
+      next = rows.length === BATCH ? fetchBatch() : undefined;
       yield* rows;
-      if (rows.length < BATCH) return;
     }
   } finally {
+    // A consumer that stops early leaves a batch in flight: it is settled before the cursor closes.
+    await next?.catch(() => undefined);
     await client.query(`CLOSE ${name}`).catch(() => undefined);
   }
 }
