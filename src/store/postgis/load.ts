@@ -1,6 +1,6 @@
 /**
  * Loading an OSM file into PostGIS: osm2pgsql (--create --slim --output=flex
- * --extra-attributes) with our style, then our SQL (keys, indexes, our tables, ANALYZE) and
+ * --extra-attributes) with our style, then our SQL (keys, indexes, our tables) and
  * the import's metadata. The database is checked before osm2pgsql starts, so that a wrong URL
  * or password, or a database without PostGIS, is one line and not osm2pgsql's log.
  */
@@ -24,8 +24,8 @@ export async function loadWithOsm2pgsql(input: string, url: string, options: Loa
     options.onProgress?.(0.05);
     await runOsm2pgsql(input, url, options.signal);
     options.onProgress?.(0.85);
+    // No ANALYZE after it: osm2pgsql analyzed every feature table, and our indexes are on plain columns.
     await inTransaction(pool, POST_IMPORT_SQL);
-    for (const table of FEATURE_TABLES) await pool.query(`ANALYZE ${table}`);
     options.onProgress?.(0.95);
     const counts = Object.fromEntries(
       await Promise.all(FEATURE_TABLES.map(async (table) => [table, Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n)])),
