@@ -20,6 +20,12 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Checks the schema cannot express; run on every request of the route before its handler. */
     checks?: BodyCheck<never>;
+    /**
+     * Checks the handler makes itself as it reads the members (the feature query's area, tags
+     * and dates): run here only for a request the schema refused, so that its 422 names these
+     * problems too, while a request the schema accepts is checked once, by its handler.
+     */
+    handlerChecks?: BodyCheck<never>;
   }
 }
 
@@ -56,7 +62,12 @@ function isObject(value: unknown): value is object {
 /** A preHandler hook: a 422 with every problem found, or nothing when there is none. */
 export async function reportEveryProblem(request: FastifyRequest): Promise<void> {
   const problems = [...(earlier.get(request) ?? []), ...(request.validationError ? validationDetails(request.validationError) : [])];
-  const checks = request.routeOptions.config.checks;
-  if (checks && isObject(request.body)) problems.push(...(await checks(request.body as never, refusedBy(problems))));
+  const { checks, handlerChecks } = request.routeOptions.config;
+  if (isObject(request.body)) {
+    const refused = refusedBy(problems);
+    const schemaRefused = problems.length > 0;
+    if (checks) problems.push(...(await checks(request.body as never, refused)));
+    if (handlerChecks && schemaRefused) problems.push(...(await handlerChecks(request.body as never, refused)));
+  }
   if (problems.length > 0) throw new RequestProblem(problems);
 }

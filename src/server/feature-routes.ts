@@ -12,7 +12,7 @@ import type { FeatureQuery, FoundFeature } from "../query/types.js";
 import type { RouteContext } from "./app.js";
 import { rawFeatureJson, rawListItem } from "./features.js";
 import { JsonArrayBytes, sendJson } from "./json-text.js";
-import { withRawFilters, type ChangesetTime } from "./raw-filters.js";
+import { rawFilterProblems, withRawFilters, type ChangesetTime } from "./raw-filters.js";
 
 type Selection = Pick<FeatureQuery, "tables" | "geometry">;
 
@@ -51,8 +51,12 @@ function selected(options: RouteOptions, body: RawFeaturesQuery): Selection {
   return typeof options.selection === "function" ? options.selection(body) : options.selection;
 }
 
-function schema(doc: RouteDoc, answer: string) {
-  return { tags: ["feature query"], summary: doc.summary, body: { $ref: `${doc.body}#` }, response: { 200: { $ref: `${answer}#` }, 422: { $ref: "HTTPValidationError#" } } };
+/** A feature query route's schema, and its filters' checks for a 422 that names every problem. */
+function routeOptions(doc: RouteDoc, answer: string, time: ChangesetTime) {
+  return {
+    schema: { tags: ["feature query"], summary: doc.summary, body: { $ref: `${doc.body}#` }, response: { 200: { $ref: `${answer}#` }, 422: { $ref: "HTTPValidationError#" } } },
+    config: { handlerChecks: rawFilterProblems(time) },
+  };
 }
 
 /** Runs the body's query, handing each match of its page to `take`. */
@@ -68,7 +72,7 @@ async function findPage(context: RouteContext, body: RawQuery, selection: Select
 
 /** A page of the matching features as GeoJSON, with `page`, `pageSize` and `hasMore`. */
 export function featuresRoute(app: FastifyInstance, context: RouteContext, path: string, options: RouteOptions): void {
-  app.post<{ Body: RawFeaturesQuery }>(path, { schema: schema(options, "RawFeatureCollection") }, async (request, reply) => {
+  app.post<{ Body: RawFeaturesQuery }>(path, routeOptions(options, "RawFeatureCollection", options.time), async (request, reply) => {
     const features = new JsonArrayBytes();
     const paging = await findPage(context, request.body, selected(options, request.body), options.time, "id", (found) => features.add(rawFeatureJson(found)));
     const head: Omit<RawFeatureCollection, "features"> = { type: "FeatureCollection", ...paging };
@@ -78,7 +82,7 @@ export function featuresRoute(app: FastifyInstance, context: RouteContext, path:
 
 /** A page of list rows: centroids instead of geometries, newest first unless the body orders by id. */
 export function listRoute(app: FastifyInstance, context: RouteContext, path: string, options: RouteOptions): void {
-  app.post<{ Body: RawFeaturesQuery }>(path, { schema: schema(options, "RawList") }, async (request) => {
+  app.post<{ Body: RawFeaturesQuery }>(path, routeOptions(options, "RawList", options.time), async (request) => {
     const order = request.body.orderBy === "id" ? "id" : "newest";
     const items: RawListItem[] = [];
     await findPage(context, request.body, selected(options, request.body), options.time, order, (found) => items.push(rawListItem(found)));
@@ -100,7 +104,7 @@ export function countRoute(
   options: RouteDoc & { selection: Selection; time: ChangesetTime; answer: CountAnswer },
 ): void {
   const { selection } = options;
-  app.post<{ Body: StatsQuery }>(path, { schema: schema(options, options.answer) }, async (request): Promise<FeatureCount | ValidationCount> => {
+  app.post<{ Body: StatsQuery }>(path, routeOptions(options, options.answer, options.time), async (request): Promise<FeatureCount | ValidationCount> => {
     return withRawFilters(request.body, options.time, async ({ status, ...filters }) => {
       const total = await countFeatures(context.store, { ...selection, ...filters });
       if (status === undefined) return options.answer === "FeatureCount" ? { count: total } : { count: total, total };

@@ -19,6 +19,29 @@ export function problem(loc: Array<string | number>, msg: string, type = "value_
   return new RequestProblem([{ loc, msg, type }]);
 }
 
+/**
+ * Reads a body's members in turn and keeps every RequestProblem they throw, instead of stopping
+ * at the first. `refused` says which members the schema refused: those are not read.
+ */
+export class BodyReader {
+  readonly problems: ValidationError[] = [];
+
+  constructor(private readonly refused: (loc: ReadonlyArray<string | number>) => boolean = () => false) {}
+
+  /** The member as `parse` reads it; undefined when the schema refused it or `parse` found a problem (kept). */
+  async member<T>(name: string, parse: (loc: Array<string | number>) => T | Promise<T>): Promise<T | undefined> {
+    const loc = ["body", name];
+    if (this.refused(loc)) return undefined;
+    try {
+      return await parse(loc);
+    } catch (error) {
+      if (!(error instanceof RequestProblem)) throw error;
+      this.problems.push(...error.detail);
+      return undefined;
+    }
+  }
+}
+
 function segments(instancePath: string): Array<string | number> {
   if (instancePath === "") return [];
   return instancePath

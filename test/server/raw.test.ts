@@ -131,6 +131,31 @@ describe("POST /raw/* on the real Monaco data", () => {
     ["a hashtag of 256 characters", { hashtag: "h".repeat(256) }, ["body", "hashtag"], /^"hashtag" must be at most 255 characters long; found 256 characters$/],
     ["a dateFrom of 65 characters", { dateFrom: `2025-01-01T00:00:00.${"0".repeat(45)}` }, ["body", "dateFrom"], /at most 64 characters long; found 65/],
   ];
+  it("every problem in one 422: the schema's (page, status) with the area's, the tags' and each date's, on every kind of route", async () => {
+    const body = { area: "7.42 43.73, 7.43 43.74, 7.43 43.73, 7.42 43.74, 7.42 43.73", tags: "building,,shop", dateFrom: "nope", dateTo: "2025-02-30", page: -1 };
+    const wanted = [
+      ["body.page", "value_error"],
+      ["body.area", "value_error"],
+      ["body.tags", "value_error"],
+      ["body.dateFrom", "value_error"],
+      ["body.dateTo", "value_error"],
+    ];
+    for (const path of ["/raw/all", "/raw/allList", "/raw/features", "/raw-validation/polygons", "/stats/count", "/raw-validation/stats"]) {
+      const answer = await server.post(path, path.includes("stats") ? { ...body, page: undefined, status: 5 } : body);
+      expect(answer.status, path).toBe(422);
+      const found = answer.body.detail.map(({ loc, type }: { loc: string[]; type: string }) => [loc.join("."), type]);
+      const schemaProblem = path.includes("stats") ? ["body.status", expect.any(String)] : wanted[0];
+      expect(found, path).toEqual(expect.arrayContaining([schemaProblem, ...wanted.slice(1)]));
+      expect(found, path).toHaveLength(5);
+    }
+  });
+
+  it("a member the schema refused is not read again by the filters' checks: one problem for it", async () => {
+    const answer = await server.post("/raw/all", { area: [7.42, 43.73], tags: 5, page: -1 });
+    expect(answer.body.detail.map(({ loc }: { loc: string[] }) => loc.join(".")).sort()).toEqual(["body.area", "body.page", "body.tags"]);
+    expect(answer.body.detail).toHaveLength(3);
+  });
+
   for (const [name, body, loc, msg] of bad) {
     it(`422 for ${name}, naming the member`, async () => {
       const answer = await server.post("/raw/polygons", body);

@@ -306,6 +306,16 @@ describe("POST /report/* on the Monaco import with a mapathon applied", () => {
         expect(validProblem(answer.body)).toBe(true);
       }
     });
+
+    it("every problem in one 422: the schema's (page, hashtags) with the dates' and the area's", async () => {
+      const body = { fromDate: "2025-01-10", toDate: "2025-01-09", area: "7.44 43.73, 7.45 43.74, 7.45 43.73, 7.44 43.74, 7.44 43.73", page: -1, hashtags: 5 };
+      for (const route of ROUTES) {
+        const answer = await server.post(route, body);
+        expect(answer.status, route).toBe(422);
+        expect(answer.body.detail.map(({ loc }: { loc: string[] }) => loc.join(".")).sort(), route).toEqual(["body.area", "body.hashtags", "body.page", "body.toDate"]);
+        expect(validProblem(answer.body)).toBe(true);
+      }
+    });
   });
 
   it("the OpenAPI document lists every report route, JSON and CSV", async () => {

@@ -12,7 +12,9 @@ import type { FeatureStore, FindingFilter, FindingRow, FindingValueCount, Findin
 import type { RouteContext } from "../app.js";
 import { areaFromRing } from "../area.js";
 import { parseUtcDateTime } from "../dates.js";
-import { problem } from "../problems.js";
+import type { ValidationError } from "../../api/errors.js";
+import type { BodyCheck, Refused } from "../body-checks.js";
+import { BodyReader, RequestProblem } from "../problems.js";
 import { geoFeature, geoProperties, tagRow, tagStat } from "../report-rows.js";
 
 interface Paging {
@@ -72,23 +74,49 @@ const tagStats: Report<FindingValueCount, DataQualityTagStat> = {
   record: tagStat,
 };
 
+/** The findings `body` asks for, or every problem of its dates and area; members the schema refused are not read. */
+async function readFindingFilter(body: DataQualityRequest, statuses: readonly string[], refused?: Refused): Promise<{ filter: FindingFilter } | { problems: ValidationError[] }> {
+  const reader = new BodyReader(refused);
+  // Every member is read through the reader, so that one the schema refused (of any type) is left alone.
+  const from = await reader.member("fromDate", (loc) => parseUtcDateTime(body.fromDate, loc));
+  const { toDate } = body;
+  const to = await reader.member("toDate", (loc) => (toDate === undefined ? undefined : parseUtcDateTime(toDate, loc, "to")));
+  if (from !== undefined && to !== undefined && to < from) {
+    reader.problems.push({ loc: ["body", "toDate"], msg: `toDate ${JSON.stringify(toDate)} is before fromDate ${JSON.stringify(body.fromDate)}`, type: "value_error" });
+  }
+  const area = await reader.member("area", (loc) => areaFromRing(body.area, loc));
+  const hashtags = await reader.member("hashtags", () => [body.hashtags ?? []].flat());
+  if (reader.problems.length > 0 || from === undefined || area === undefined || hashtags === undefined) {
+    area?.dispose?.();
+    return { problems: reader.problems };
+  }
+  return { filter: { statuses, from, to, hashtags, area } };
+}
+
+/** readFindingFilter's problems, for a 422 that also names the schema's. */
+function findingFilterProblems(statuses: readonly string[]): BodyCheck<DataQualityRequest> {
+  return async (body, refused) => {
+    const read = await readFindingFilter(body, statuses, refused);
+    if ("problems" in read) return read.problems;
+    read.filter.area?.dispose?.();
+    return [];
+  };
+}
+
 async function readReport<Row>(
   store: FeatureStore,
   report: { statuses: readonly string[]; read: ReadRows<Row> },
   body: DataQualityRequest,
 ): Promise<{ rows: Row[]; paging: Paging }> {
-  const from = parseUtcDateTime(body.fromDate, ["body", "fromDate"]);
-  const to = body.toDate === undefined ? undefined : parseUtcDateTime(body.toDate, ["body", "toDate"], "to");
-  if (to !== undefined && to < from) throw problem(["body", "toDate"], `toDate ${JSON.stringify(body.toDate)} is before fromDate ${JSON.stringify(body.fromDate)}`);
+  const read = await readFindingFilter(body, report.statuses);
+  if ("problems" in read) throw new RequestProblem(read.problems);
   const page = body.page ?? 0;
   const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
-  const area = await areaFromRing(body.area, ["body", "area"]);
   try {
-    const filter: FindingFilter = { statuses: report.statuses, from, to, hashtags: [body.hashtags ?? []].flat(), area };
-    const { rows, hasMore } = await report.read(store, filter, { offset: page * pageSize, limit: pageSize });
+    const { rows, hasMore } = await report.read(store, read.filter, { offset: page * pageSize, limit: pageSize });
     return { rows, paging: { page, pageSize, hasMore } };
   } finally {
-    area.dispose?.();
+    read.filter.area?.dispose?.();
   }
 }
 
@@ -108,9 +136,10 @@ function registerReport<Row, Csv extends CsvRecord<Csv>>(app: FastifyInstance, s
     body: { $ref: "DataQualityRequest#" },
     response: { 200: answer, 422: { $ref: "HTTPValidationError#" } },
   });
+  const config = { handlerChecks: findingFilterProblems(report.statuses) };
   report.names.forEach((name, index) => {
     const summary = index === 0 ? report.summary : `${report.summary} (the same as ${report.names[0]})`;
-    app.post<{ Body: DataQualityRequest }>(`/${name}`, { schema: schema(summary, { $ref: `${report.response}#` }) }, async (request) => {
+    app.post<{ Body: DataQualityRequest }>(`/${name}`, { schema: schema(summary, { $ref: `${report.response}#` }), config }, async (request) => {
       const { rows, paging } = await readReport(store, report, request.body);
       return report.json(rows, paging);
     });
@@ -121,6 +150,7 @@ function registerReport<Row, Csv extends CsvRecord<Csv>>(app: FastifyInstance, s
           description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;",
           content: { "text/csv": { schema: { $ref: "CsvText#" } } },
         }),
+        config,
       },
       async (request, reply) => {
         const { rows } = await readReport(store, report, request.body);
