@@ -327,7 +327,7 @@ describe("an export queue whose disk is full", () => {
     ring.push(ring[0]!);
     const full = await server.post("/latest/snapshot/", { geometry: { type: "Polygon", coordinates: [ring] } });
     expect(full.status, full.text).toBe(503);
-    expect(full.body).toEqual({ detail: "the exports disk is full: the export could not be queued; try again once old exports are deleted" });
+    expect(full.body).toEqual({ detail: "the disk of the task queue is full: the export could not be queued; try again once old exports are deleted" });
     expect((await server.post("/latest/snapshot/", { geometry: SMALL })).status).toBe(200);
   });
 });

@@ -81,7 +81,7 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
         response: {
           200: { $ref: "SnapshotAccepted#" },
           422: { $ref: "HTTPValidationError#" },
-          503: { $ref: "HTTPError#", description: "The export could not be queued: the exports disk is full, or the queue cannot be reached now" },
+          503: { $ref: "HTTPError#", description: "The export could not be queued: the task queue is full (its disk, or its Redis), or it cannot be reached now" },
         },
       },
       preValidation: acceptAliases(snapshotParamsAliases),
@@ -94,7 +94,8 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
         task = await context.queue.enqueue({ params });
       } catch (error) {
         if (!(error instanceof QueueFull)) throw error;
-        return reply.code(503).send({ detail: "the exports disk is full: the export could not be queued; try again once old exports are deleted" });
+        // The queue says what is full: the embedded queue's disk, or the memory of a Redis.
+        return reply.code(503).send({ detail: `${error.message}: the export could not be queued; try again once old exports are deleted` });
       }
       const trackLink = `/tasks/status/${task.id}/`;
       const body: SnapshotAccepted = { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
