@@ -41,10 +41,35 @@ export interface ArtifactStore {
   removeLeftovers(before: Date): Promise<void>;
   /** Removes what tasks that never finished left (work folders, partial files): only while none runs. */
   removeUnfinished(): Promise<void>;
+  /** The tasks that left unfinished work here (a work folder, a partial file): each is running, or was stopped mid-way. */
+  unfinishedTasks(): Promise<string[]>;
+  /** Removes what task `taskId` left unfinished; what it published stays. */
+  removeUnfinishedOf(taskId: string): Promise<void>;
 }
 
 /** An export's work folder: a dot folder, hidden from the download route. */
 const WORK_FOLDER = /^\..+\.work$/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+const isPartial = (name: string) => name.endsWith(`.zip${PARTIAL_SUFFIX}`);
+
+/** A work folder or partial file, and the task it is of when its name says (every name ours makes does). */
+interface Unfinished {
+  path: string;
+  taskId: string | undefined;
+}
+
+/** Every work folder and partial file of the export folder: at its top, and in task folders (uuid false). */
+async function unfinishedEntries(directory: string): Promise<Unfinished[]> {
+  const found: Unfinished[] = [];
+  const taskOf = (name: string) => UUID.exec(name)?.[0];
+  for (const name of await readdir(directory)) {
+    if (WORK_FOLDER.test(name) || isPartial(name)) found.push({ path: join(directory, name), taskId: taskOf(name) });
+  }
+  for (const folder of await taskFolders(directory)) {
+    for (const name of (await readdir(join(directory, folder))).filter(isPartial)) found.push({ path: join(directory, folder, name), taskId: folder });
+  }
+  return found;
+}
 
 /** The exports in `directory`, served from it. */
 export function localArtifacts(directory: string): ArtifactStore {
@@ -85,14 +110,12 @@ export function localArtifacts(directory: string): ArtifactStore {
     delete: (download) => rm(join(directory, download.split("/")[0]!), { recursive: true, force: true }),
     removeLeftovers: (before) => removeEmptyTaskFolders(directory, before),
     async removeUnfinished() {
-      const partial = (name: string) => name.endsWith(`.zip${PARTIAL_SUFFIX}`);
-      for (const name of await readdir(directory)) {
-        if (WORK_FOLDER.test(name) || partial(name)) await rm(join(directory, name), { recursive: true, force: true });
-      }
-      for (const folder of await taskFolders(directory)) {
-        for (const name of (await readdir(join(directory, folder))).filter(partial)) await rm(join(directory, folder, name), { force: true });
-      }
+      for (const { path } of await unfinishedEntries(directory)) await rm(path, { recursive: true, force: true });
       await removeEmptyTaskFolders(directory, new Date());
+    },
+    unfinishedTasks: async () => [...new Set((await unfinishedEntries(directory)).flatMap(({ taskId }) => (taskId === undefined ? [] : [taskId])))],
+    async removeUnfinishedOf(taskId) {
+      for (const { path } of (await unfinishedEntries(directory)).filter((entry) => entry.taskId === taskId)) await rm(path, { recursive: true, force: true });
     },
   };
 }

@@ -39,8 +39,9 @@ export function exportTaskHandler(store: FeatureStore, artifacts: ArtifactStore)
 }
 
 /**
- * Deletes the exports published before `maxAgeMs` ago and forgets the tasks that finished
- * before then (their status is then a 404). Returns how many of each.
+ * Deletes the exports published before `maxAgeMs` ago, removes what tasks that ended left
+ * unfinished, and forgets the tasks that finished before then (their status is then a 404).
+ * Returns how many exports and tasks went.
  */
 export async function deleteOldExports(
   queue: ExportQueue,
@@ -53,5 +54,11 @@ export async function deleteOldExports(
   const old = await artifacts.publishedBefore(before);
   for (const download of old) await artifacts.delete(download);
   await artifacts.removeLeftovers(before);
+  // What a task stopped mid-way left (its worker killed, perhaps on another machine): once the
+  // task has ended or is forgotten; a pending or running one may still be writing it.
+  for (const taskId of await artifacts.unfinishedTasks()) {
+    const task = await queue.get(taskId);
+    if (task === null || (task.state !== "PENDING" && task.state !== "STARTED")) await artifacts.removeUnfinishedOf(taskId);
+  }
   return { files: old.length, tasks: await queue.prune(before) };
 }

@@ -27,6 +27,8 @@ function memoryArtifacts(files: Record<string, Buffer>): ArtifactStore {
     delete: unused,
     removeLeftovers: unused,
     removeUnfinished: unused,
+    unfinishedTasks: unused,
+    removeUnfinishedOf: unused,
     stat: async (download): Promise<PublishedFile | null> => (files[download] ? { size: files[download]!.length, modified: PUBLISHED } : null),
     read: (download, range) => {
       reads.push(download);

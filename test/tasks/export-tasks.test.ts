@@ -15,6 +15,7 @@ import type { ExportParams } from "../../src/export/request.js";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
 import type { FeatureStore } from "../../src/store/store.js";
 import {
+  deleteOldExports,
   exportTaskHandler,
   type ExportQueue,
   type ExportTaskPayload,
@@ -110,6 +111,34 @@ describe("export tasks that go wrong leave nothing behind", () => {
     const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"));
     afterFile(() => reopened.close());
     expect(await reopened.get(task.id)).toMatchObject({ state: "PENDING", attempts: 0 });
+  });
+
+  it("the clean-up removes what ended and forgotten tasks left unfinished (a worker killed elsewhere), and keeps a pending task's", async () => {
+    const { queue, directory } = await exportQueue({ maxAttempts: 3 });
+    const pending = await queue.enqueue({ params: SMALL });
+    const failed = await queue.enqueue({ params: { ...SMALL, uuid: false } });
+    await queue.close();
+    // As a worker killed in the middle of the failed task's last run leaves its work and the queue.
+    const db = new Database(join(directory, ".tasks.sqlite"));
+    db.prepare("UPDATE tasks SET state = 'FAILURE', attempts = 3, error = 'a worker stopped while running this task 3 times', finished_at = ? WHERE id = ?").run(new Date().toISOString(), failed.id);
+    db.close();
+    const forgotten = "0c6b5a7e-1111-4222-8333-944455556666";
+    const left = [`.${pending.id}.work`, `${zipName(pending.id)}.partial`, `.${failed.id}.work`, `${failed.id}/Export_geojson.zip.partial`, `.${forgotten}.work`];
+    for (const path of left) {
+      if (path.endsWith(".work")) mkdirSync(join(directory, path));
+      else {
+        mkdirSync(join(directory, path, ".."), { recursive: true });
+        writeFileSync(join(directory, path), "PK");
+      }
+    }
+    const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"));
+    afterFile(() => reopened.close());
+    const artifacts = localArtifacts(directory);
+    expect((await artifacts.unfinishedTasks()).sort()).toEqual([pending.id, failed.id, forgotten].sort());
+
+    await deleteOldExports(reopened, artifacts, 3_600_000);
+    expect(left.filter((path) => existsSync(join(directory, path)))).toEqual([`.${pending.id}.work`, `${zipName(pending.id)}.partial`]);
+    expect(await artifacts.unfinishedTasks()).toEqual([pending.id]);
   });
 
   it("a restart removes what the tasks of a dead process left, also for a task that had no attempt left", async () => {
