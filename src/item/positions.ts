@@ -99,7 +99,8 @@ export class SourceMap {
    * properties), and the rest of the text is not scanned for line breaks.
    */
   private readonly lineStarts = [0];
-  private readonly lineBreaks = /\r\n?|\n/g;
+  /** CR and CR LF breaks need a search for either; a text with LF alone (most) is searched for "\n", which is several times faster. */
+  private readonly lineBreaks: RegExp | undefined;
   private linesDone = false;
   /** The containers lookups have entered, by the offset of their opening bracket. */
   private readonly containers = new Map<number, Entries>();
@@ -107,7 +108,9 @@ export class SourceMap {
   private constructor(
     private readonly text: string,
     private readonly keysUnique: boolean,
-  ) {}
+  ) {
+    this.lineBreaks = text.includes("\r") ? /\r\n?|\n/g : undefined;
+  }
 
   /**
    * The map of a text that JSON.parse accepted. `keysUnique` says no object of the text writes a
@@ -122,8 +125,9 @@ export class SourceMap {
     const starts = this.lineStarts;
     // On until a line starts after the offset: the offset's line is then whole.
     while (!this.linesDone && starts.at(-1)! <= offset) {
-      if (this.lineBreaks.exec(this.text)) starts.push(this.lineBreaks.lastIndex);
-      else this.linesDone = true;
+      const next = this.nextLineStart(starts.at(-1)!);
+      if (next === -1) this.linesDone = true;
+      else starts.push(next);
     }
     let low = 0;
     let high = starts.length - 1;
@@ -133,6 +137,16 @@ export class SourceMap {
       else high = middle - 1;
     }
     return { line: low + 1, column: offset - starts[low]! + 1 };
+  }
+
+  /** Where the line after the one starting at `from` starts, or -1 when that is the last. */
+  private nextLineStart(from: number): number {
+    if (this.lineBreaks === undefined) {
+      const at = this.text.indexOf("\n", from);
+      return at === -1 ? -1 : at + 1;
+    }
+    this.lineBreaks.lastIndex = from;
+    return this.lineBreaks.exec(this.text) ? this.lineBreaks.lastIndex : -1;
   }
 
   private span(start: number, end: number): Span {
