@@ -165,7 +165,7 @@ function program(): Command {
     .command("update")
     .description("apply an OSM change file (.osc, .osc.gz) to a store made by basemodel import, with its changesets, checking data quality")
     .argument("<change>", "the OSM change file")
-    .requiredOption("--db <path>", "the store to update")
+    .requiredOption("--db <path>", "the store to update: a SQLite file, or a postgres:// URL (through osm2pgsql --append)")
     .option("--changesets <file>", "changeset metadata (.osm, .osm.gz, .osm.bz2): hashtags, editor, dates")
     .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
     .option("--no-quality", "skip the data quality checks")

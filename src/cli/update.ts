@@ -33,17 +33,15 @@ const OPTIONAL = ["better-sqlite3", "saxes", "pbf"];
 const QUALITY_OPTIONAL = ["geos-wasm"];
 
 export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo): Promise<number> {
-  if (isDatabaseUrl(flags.db)) {
-    throw new UsageError("update applies change files to a SQLite store; a PostGIS store is kept current by osm2pgsql --append, which basemodel does not run yet");
-  }
+  const database = isDatabaseUrl(flags.db);
   checkFiles([
     [change, "the change file"],
-    [flags.db, "--db"],
+    [database ? undefined : flags.db, "--db"],
     [flags.changesets, "--changesets"],
     [flags.rules, "--rules"],
   ]);
   const skipQuality = flags.quality === false;
-  const packages = skipQuality ? OPTIONAL : [...OPTIONAL, ...QUALITY_OPTIONAL];
+  const packages = [...storePackages(database), ...(skipQuality ? [] : QUALITY_OPTIONAL)];
   const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("update", packages, loadUpdater);
   const rules = skipQuality ? undefined : await ruleSet(loadRuleSet, flags.rules);
 
@@ -52,15 +50,16 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
   try {
     summary = await updateStore(flags.db, change, { changesets: flags.changesets, rules, skipQuality });
   } catch (error) {
+    const db = shownLocation(flags.db);
     if (error instanceof OsmImportError) {
-      io.stderr.write(`basemodel: ${error.message}; ${flags.db} was not changed\n`);
+      io.stderr.write(`basemodel: ${error.message}; ${db} was not changed\n`);
       return EXIT_UPDATE_FAILED;
     }
     if (error instanceof UpdateError) {
-      io.stderr.write(`basemodel: cannot apply ${change}: ${error.message}; ${flags.db} was not changed\n`);
+      io.stderr.write(`basemodel: cannot apply ${change}: ${error.message}; ${db} was not changed\n`);
       return EXIT_UPDATE_FAILED;
     }
-    return storeFailure(error, flags.db, io);
+    return database ? databaseFailure(error, io) : storeFailure(error, flags.db, io);
   }
   io.stdout.write(formatSummary(change, flags, summary, (performance.now() - started) / 1000));
   return EXIT_UPDATED;
@@ -73,8 +72,7 @@ export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: Upd
     [database ? undefined : flags.db, "--db"],
     [flags.rules, "--rules"],
   ]);
-  const packages = database ? [...OPTIONAL.filter((name) => name !== "better-sqlite3"), "pg"] : OPTIONAL;
-  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...packages, ...QUALITY_OPTIONAL], loadUpdater);
+  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...storePackages(database), ...QUALITY_OPTIONAL], loadUpdater);
   const rules = await ruleSet(loadRuleSet, flags.rules);
   const started = performance.now();
   try {
@@ -85,13 +83,21 @@ export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: Upd
     );
     return EXIT_UPDATED;
   } catch (error) {
-    // A database that cannot be reached or read is said in one line; one that is no store is a usage error.
-    if (database && !NOT_A_STORE.test((error as Error).message)) {
-      io.stderr.write(`basemodel: ${(error as Error).message}\n`);
-      return EXIT_UPDATE_FAILED;
-    }
-    return storeFailure(error, flags.db, io);
+    return database ? databaseFailure(error, io) : storeFailure(error, flags.db, io);
   }
+}
+
+/** The packages reading and writing the store needs: the SQLite driver for a file, pg for a database. */
+function storePackages(database: boolean): string[] {
+  return database ? [...OPTIONAL.filter((name) => name !== "better-sqlite3"), "pg"] : OPTIONAL;
+}
+
+/** A database that cannot be reached or read, or osm2pgsql failing, is said in one line; one that is no store is a usage error. */
+function databaseFailure(error: unknown, io: UpdateIo): number {
+  const { message } = error as Error;
+  if (NOT_A_STORE.test(message)) throw new UsageError(message);
+  io.stderr.write(`basemodel: ${message}\n`);
+  return EXIT_UPDATE_FAILED;
 }
 
 /** Every named file must exist and be a file; absent options are skipped. */
@@ -141,7 +147,7 @@ const objects = (counts: UpdateSummary["created"]): string =>
 
 function formatSummary(change: string, flags: UpdateFlags, summary: UpdateSummary, seconds: number): string {
   const lines = [
-    `Applied ${basename(change)} to ${flags.db} in ${seconds.toFixed(1)} s`,
+    `Applied ${basename(change)} to ${shownLocation(flags.db)} in ${seconds.toFixed(1)} s`,
     `  created     ${objects(summary.created)}`,
     `  modified    ${objects(summary.modified)}`,
     `  deleted     ${objects(summary.deleted)}`,

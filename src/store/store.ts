@@ -357,10 +357,42 @@ export interface LoadSummary {
   replicationTimestamp: string | null;
 }
 
+/** A feature as a change found it and left it: null where there was none, or is none now. */
+export interface RebuiltFeature {
+  before: StoredFeature | null;
+  after: StoredFeature | null;
+}
+
+/** What a loader that is not basemodel's own is told about the change file it applies. */
+export interface AppendOptions {
+  /** The ids of the objects the change file names, by type. */
+  objects: Record<OsmType, readonly number[]>;
+  /** Changesets to record with the change. */
+  changesets?: readonly Changeset[];
+  /** The newest time in the change: the store's replication timestamp advances to it. */
+  newest: string | null;
+  /**
+   * Checks the data quality of the features the change rebuilt (those of the objects it names,
+   * and of ways and relations whose geometry changed through them), recording the findings in
+   * `findings`, which commits with the changesets and the timestamp.
+   */
+  check?(rebuilt: readonly RebuiltFeature[], findings: FindingsUpdate): Promise<void>;
+}
+
+export interface AppendSummary {
+  /** Features that exist after the change among those it rebuilt, and those it removed. */
+  featuresWritten: number;
+  featuresRemoved: number;
+  /** The store's replication timestamp after the change. */
+  replicationTimestamp: string | null;
+}
+
 /** How a database store is opened and loaded: osm2pgsql fills it, with our style and our own steps after it. */
 export interface Osm2pgsqlStoreFactory {
   kind: "osm2pgsql";
   open(location: string): Promise<CheckableFeatureStore>;
   /** Replaces the store's data with the OSM file's. */
   load(input: string, location: string, options: LoadOptions): Promise<LoadSummary>;
+  /** Applies an OSM change file (osm2pgsql --append), then records its findings, changesets and time. */
+  append(change: string, location: string, options: AppendOptions): Promise<AppendSummary>;
 }

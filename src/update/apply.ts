@@ -48,8 +48,25 @@ export interface UpdateSummary {
 }
 
 const zero = (): Counts => ({ node: 0, way: 0, relation: 0 });
+
+/** A summary of nothing applied yet. */
+export function emptyUpdateSummary(): UpdateSummary {
+  return {
+    created: zero(),
+    modified: zero(),
+    deleted: zero(),
+    skipped: 0,
+    featuresWritten: 0,
+    featuresRemoved: 0,
+    checked: 0,
+    withFindings: 0,
+    changesets: 0,
+    problems: emptyProblemCounts(),
+    replicationTimestamp: null,
+  };
+}
 const keyOf = (type: OsmType, id: number) => `${type}/${id}`;
-const TYPE_ORDER: Record<OsmType, number> = { node: 0, way: 1, relation: 2 };
+export const TYPE_ORDER: Record<OsmType, number> = { node: 0, way: 1, relation: 2 };
 
 export async function applyChange(store: Pick<WritableFeatureStore, "update">, actions: readonly ChangeAction[], options: ApplyOptions = {}): Promise<UpdateSummary> {
   const update = store.update();
@@ -64,19 +81,7 @@ export async function applyChange(store: Pick<WritableFeatureStore, "update">, a
 }
 
 async function applyInTransaction(update: StoreUpdate, actions: readonly ChangeAction[], options: ApplyOptions): Promise<UpdateSummary> {
-  const summary: UpdateSummary = {
-    created: zero(),
-    modified: zero(),
-    deleted: zero(),
-    skipped: 0,
-    featuresWritten: 0,
-    featuresRemoved: 0,
-    checked: 0,
-    withFindings: 0,
-    changesets: 0,
-    problems: emptyProblemCounts(),
-    replicationTimestamp: null,
-  };
+  const summary = emptyUpdateSummary();
   const { applied, removed } = await writeObjects(update, lastVersions(actions), summary);
   const touched = await touchedObjects(update, applied);
   const rebuilt = [...removed.map((before) => ({ before, after: null })), ...(await rebuildFeatures(update, applied, touched, summary))];
@@ -89,7 +94,7 @@ async function applyInTransaction(update: StoreUpdate, actions: readonly ChangeA
 }
 
 /** Per object, the action with the highest version (the later one among equals), nodes first. */
-function lastVersions(actions: readonly ChangeAction[]): ChangeAction[] {
+export function lastVersions(actions: readonly ChangeAction[]): ChangeAction[] {
   const last = new Map<string, ChangeAction>();
   for (const action of actions) {
     const key = keyOf(action.entity.type, action.entity.id);
@@ -205,7 +210,8 @@ async function storedEntity(update: StoreUpdate, type: "way" | "relation", id: n
   return raw.type === "way" ? { ...metadata, type: "way", id, refs: raw.refs } : { ...metadata, type: "relation", id, members: raw.members };
 }
 
-function newestTimestamp(actions: readonly ChangeAction[]): string | null {
+/** The newest time of the change's objects, as the store writes times; null when none has one. */
+export function newestTimestamp(actions: readonly ChangeAction[]): string | null {
   let newest = -Infinity;
   for (const action of actions) if (action.entity.timestamp !== null && action.entity.timestamp > newest) newest = action.entity.timestamp;
   return Number.isFinite(newest) ? formatOsmTimestamp(newest) : null;

@@ -6,7 +6,7 @@
 import type { TagFilter } from "../query/types.js";
 import { geometryBBox } from "../store/geojson.js";
 import type { BBox } from "../store/geojson.js";
-import type { CheckableFeatureStore, FindingsUpdate, QualityFinding, StoredFeature, StoreUpdate } from "../store/store.js";
+import type { CheckableFeatureStore, FindingsUpdate, QualityFinding, RebuiltFeature, StoredFeature } from "../store/store.js";
 
 /** What checks a feature: src/quality's checker, or anything with its shape. */
 export interface FeatureChecker {
@@ -26,11 +26,7 @@ const WORLD: BBox = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
  * Checks the rebuilt features, and the features they were or are now compared with (whose
  * overlap or duplication may have begun or ended).
  */
-export async function checkChanged(
-  update: StoreUpdate,
-  checker: FeatureChecker,
-  rebuilt: ReadonlyArray<{ before: StoredFeature | null; after: StoredFeature | null }>,
-): Promise<CheckSummary> {
+export async function checkChanged(update: Pick<FindingsUpdate, "featuresInBBox" | "setFindings">, checker: FeatureChecker, rebuilt: readonly RebuiltFeature[]): Promise<CheckSummary> {
   const toCheck = new Map<string, StoredFeature>();
   const add = (found: StoredFeature) => toCheck.set(`${found.table}/${found.feature.osmId}`, found);
   for (const { before, after } of rebuilt) {
@@ -53,7 +49,7 @@ export async function checkStore(store: Pick<CheckableFeatureStore, "findings">,
   }
 }
 
-async function checkFeatures(update: FindingsUpdate, checker: FeatureChecker, features: Iterable<StoredFeature>): Promise<CheckSummary> {
+async function checkFeatures(update: Pick<FindingsUpdate, "featuresInBBox" | "setFindings">, checker: FeatureChecker, features: Iterable<StoredFeature>): Promise<CheckSummary> {
   const summary: CheckSummary = { checked: 0, withFindings: 0 };
   for (const found of features) {
     const nearby = await neighbours(update, checker, found);

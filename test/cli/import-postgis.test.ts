@@ -33,16 +33,19 @@ describe.runIf(template)("basemodel import --db postgres://", { timeout: 120_000
     }
   });
 
-  it("check --db postgres:// records the findings of every feature; update says it cannot yet", async () => {
+  it("check --db postgres:// records the findings of every feature; update --db postgres:// applies a change through osm2pgsql", async () => {
     const { url } = await fresh();
     expect((await basemodel(["import", MONACO, "--db", url])).code).toBe(0);
     const checked = await basemodel(["check", "--db", url]);
     expect(checked.stderr).toBe("");
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(new RegExp(`^Checked 9,521 features of ${url.replace(/[.]/g, "\\.")} in \\d+\\.\\d s: 799 with findings \\(rules: the default\\)\\n$`));
-    const update = await basemodel(["update", "fixtures/updates/monaco-mapathon-1.osc", "--db", url]);
-    expect(update.code).toBe(2);
-    expect(update.stderr).toContain("a PostGIS store is kept current by osm2pgsql --append, which basemodel does not run yet");
+    const update = await basemodel(["update", "fixtures/updates/monaco-mapathon-1.osc", "--changesets", "fixtures/updates/monaco-mapathon-changesets.osm", "--db", url]);
+    expect(update.stderr).toBe("");
+    expect(update.code).toBe(0);
+    expect(update.stdout).toMatch(new RegExp(`^Applied monaco-mapathon-1\\.osc to ${url.replace(/[.]/g, "\\.")} in \\d+\\.\\d s\\n`));
+    expect(update.stdout).toContain("  created     20 nodes, 5 ways, 0 relations\n  modified    1 node, 0 ways, 0 relations\n");
+    expect(update.stdout).toContain("  changesets  3 loaded\nReplication timestamp: 2025-01-10T11:40:00Z\n");
   });
 
   it("serve --db postgres:// --processes 2 answers from it, each process with its own pool, and stops cleanly", async () => {

@@ -79,6 +79,11 @@ export class PostgisFindings implements FindingsUpdate {
     );
   }
 
+  /** Runs a statement in the findings' transaction: what must commit with them (a change's changesets and time). */
+  async query(sql: string, values: readonly unknown[]): Promise<unknown[][]> {
+    return (await this.client.query<unknown[]>({ text: sql, values: values as unknown[], rowMode: "array" })).rows;
+  }
+
   async commit(): Promise<void> {
     try {
       await this.flush();

@@ -22,7 +22,7 @@ export async function loadWithOsm2pgsql(input: string, url: string, options: Loa
   try {
     await inTransaction(pool, DROP_OWN_TABLES_SQL);
     options.onProgress?.(0.05);
-    await runOsm2pgsql(input, url, options.signal);
+    await runOsm2pgsql("--create", input, url, options.signal);
     options.onProgress?.(0.85);
     // No ANALYZE after it: osm2pgsql analyzed every feature table, and our indexes are on plain columns.
     await inTransaction(pool, POST_IMPORT_SQL);
@@ -73,12 +73,15 @@ async function newestTimestamp(pool: pg.Pool): Promise<string | null> {
 /** The Debian package that has osm2pgsql (and osm2pgsql-replication). */
 const PACKAGE = "osm2pgsql";
 
-/** Runs osm2pgsql; its last error line becomes the LoadError. The password travels in the environment, not on the command line. */
-function runOsm2pgsql(input: string, url: string, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Runs osm2pgsql on a file (--create) or a change file (--append); its last error line becomes
+ * the LoadError. The password travels in the environment, not on the command line.
+ */
+export function runOsm2pgsql(mode: "--create" | "--append", input: string, url: string, signal?: AbortSignal): Promise<void> {
   const connection = new URL(url);
   const password = decodeURIComponent(connection.password);
   connection.password = "";
-  const args = ["--create", "--slim", "--output=flex", "--extra-attributes", "--style", OSM2PGSQL_STYLE, "--log-level=warn", "-d", connection.toString(), input];
+  const args = [mode, "--slim", "--output=flex", "--extra-attributes", "--style", OSM2PGSQL_STYLE, "--log-level=warn", "-d", connection.toString(), input];
   return new Promise((resolve, reject) => {
     const child = spawn("osm2pgsql", args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...(password !== "" && { PGPASSWORD: password }) }, signal });
     let log = "";
@@ -93,7 +96,7 @@ function runOsm2pgsql(input: string, url: string, signal: AbortSignal | undefine
     });
     child.on("close", (code) => {
       if (code === 0) resolve();
-      else if (code !== null) reject(new LoadError(`osm2pgsql could not load ${input}: ${lastError(log)}`));
+      else if (code !== null) reject(new LoadError(`osm2pgsql could not ${mode === "--create" ? "load" : "apply"} ${input}: ${lastError(log)}`));
     });
   });
 }
