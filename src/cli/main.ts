@@ -6,6 +6,7 @@ import type { ServeFlags } from "./serve.js";
 import { corsOrigins } from "./serve-options.js";
 import { redisQueueUrl } from "./queue-option.js";
 import type { WorkerFlags } from "./worker.js";
+import type { ReplicateFlags } from "./replicate.js";
 import type { UpdateFlags } from "./update.js";
 import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
@@ -25,6 +26,13 @@ Exit codes:
   1  the import failed (a bad or truncated file, or the store could not be written)
   2  usage error: no --db, --db exists (without --force), a missing input file or folder,
      or a missing optional dependency`;
+
+const REPLICATE_EXIT_CODES = `
+Exit codes:
+  0  the store is up to date with the server (or --once applied one batch)
+  1  stopped: the server or the database cannot be reached, or a change could not be applied
+     (the changes applied before it stay; the next run goes on from there)
+  2  usage error: --db not a PostGIS store of basemodel's, a bad --server or --rules`;
 
 const UPDATE_EXIT_CODES = `
 Exit codes:
@@ -173,6 +181,20 @@ function program(): Command {
     .action(async (change: string, flags: UpdateFlags) => {
       const { runUpdate } = await import("./update.js");
       process.exitCode = await runUpdate(change, flags, { stdout: process.stdout, stderr: process.stderr });
+    });
+
+  cli
+    .command("replicate")
+    .description("keep a PostGIS store current from a replication server (osm2pgsql-replication), checking each change's data quality")
+    .requiredOption("--db <url>", "the PostGIS store (postgres://...) that basemodel import filled")
+    .option("--server <url>", "replication server: the folder with state.txt (default: the one set up before, else OSM's minutely diffs)")
+    .option("--once", "apply one batch of changes and stop, instead of everything the server has")
+    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .option("--no-quality", "skip the data quality checks")
+    .addHelpText("after", REPLICATE_EXIT_CODES)
+    .action(async (flags: ReplicateFlags) => {
+      const { runReplicate } = await import("./replicate.js");
+      process.exitCode = await runReplicate(flags, { stdout: process.stdout, stderr: process.stderr });
     });
 
   cli

@@ -101,7 +101,7 @@ function databaseFailure(error: unknown, io: UpdateIo): number {
 }
 
 /** Every named file must exist and be a file; absent options are skipped. */
-function checkFiles(files: Array<[string | undefined, string]>): void {
+export function checkFiles(files: Array<[string | undefined, string]>): void {
   for (const [path, what] of files) {
     if (path === undefined) continue;
     if (!existsSync(path)) throw new UsageError(`${what} ${path} does not exist`);

@@ -387,6 +387,27 @@ export interface AppendSummary {
   replicationTimestamp: string | null;
 }
 
+/** How a database store follows a replication server. */
+export interface ReplicateOptions {
+  /** The replication server's URL (the folder of state.txt); needed the first time, then the one set up is used. */
+  server?: string | undefined;
+  /** Apply one batch of diffs and stop, instead of everything the server has. */
+  once: boolean;
+  /** The executable that applies each downloaded change file, called as osm2pgsql would be (the file last). */
+  applyCommand: string;
+  /** Environment for that command. */
+  env: Record<string, string>;
+  /** What the replication tool says on standard error, as it says it. */
+  onLog?(text: string): void;
+}
+
+export interface ReplicateSummary {
+  server: string;
+  /** The sequence the store was at, and is at now. */
+  from: number;
+  to: number;
+}
+
 /** How a database store is opened and loaded: osm2pgsql fills it, with our style and our own steps after it. */
 export interface Osm2pgsqlStoreFactory {
   kind: "osm2pgsql";
@@ -395,4 +416,6 @@ export interface Osm2pgsqlStoreFactory {
   load(input: string, location: string, options: LoadOptions): Promise<LoadSummary>;
   /** Applies an OSM change file (osm2pgsql --append), then records its findings, changesets and time. */
   append(change: string, location: string, options: AppendOptions): Promise<AppendSummary>;
+  /** Applies what the replication server has past the store's state, change by change, through `applyCommand`. */
+  replicate(location: string, options: ReplicateOptions): Promise<ReplicateSummary>;
 }

@@ -6,6 +6,7 @@ import { appendWithOsm2pgsql } from "./append.js";
 import { openPool } from "./connection.js";
 import { loadWithOsm2pgsql } from "./load.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import { replicateWithOsm2pgsql } from "./replicate.js";
 import { PostgisFeatureStore } from "./store.js";
 
 /** A pool on a database that `basemodel import` filled, with our schema's version; anything else is refused in one line. */
@@ -35,12 +36,15 @@ export const postgisStoreFactory: Osm2pgsqlStoreFactory = {
   kind: "osm2pgsql",
   open: async (url) => new PostgisFeatureStore(await openStorePool(url)),
   load: loadWithOsm2pgsql,
-  async append(change, url, options) {
-    const pool = await openStorePool(url);
-    try {
-      return await appendWithOsm2pgsql(pool, change, url, options);
-    } finally {
-      await pool.end();
-    }
-  },
+  append: (change, url, options) => withStorePool(url, (pool) => appendWithOsm2pgsql(pool, change, url, options)),
+  replicate: (url, options) => withStorePool(url, (pool) => replicateWithOsm2pgsql(pool, url, options)),
 };
+
+async function withStorePool<T>(url: string, use: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = await openStorePool(url);
+  try {
+    return await use(pool);
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `basemodel replicate`: keeps a PostGIS store current from a replication server, through
+ * osm2pgsql-replication. Each change it downloads is applied by `basemodel update` (run by a
+ * small script osm2pgsql-replication calls in osm2pgsql's place), so that every change gets
+ * the update's data quality checks and moves the store's replication timestamp.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { isDatabaseUrl, shownLocation } from "../store/open.js";
+import { checkFiles } from "./update.js";
+import { withOptionalDependencies } from "./optional.js";
+import { UsageError } from "./usage-error.js";
+
+export interface ReplicateFlags {
+  db: string;
+  server?: string;
+  once?: boolean;
+  rules?: string;
+  /** Commander's --no-quality. */
+  quality?: boolean;
+}
+
+export interface ReplicateIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+const EXIT_REPLICATED = 0;
+const EXIT_FAILED = 1;
+
+/** A store that is not one of ours is a usage error (see update.ts). */
+const NOT_A_STORE = /is not a feature store|is a feature store of schema version/;
+
+const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The script osm2pgsql-replication runs for each change, with osm2pgsql's arguments and the
+ * change file last. The database URL (it may hold a password) comes from the environment.
+ */
+function applyScript(flags: ReplicateFlags): string {
+  const extra = [...(flags.rules === undefined ? [] : ["--rules", resolve(flags.rules)]), ...(flags.quality === false ? ["--no-quality"] : [])].map(quote).join(" ");
+  return ['#!/bin/sh', 'for change in "$@"; do :; done', `exec "$BASEMODEL_NODE" "$BASEMODEL_CLI" update "$change" --db "$BASEMODEL_DB" ${extra}`, ""].join("\n");
+}
+
+export async function runReplicate(flags: ReplicateFlags, io: ReplicateIo): Promise<number> {
+  if (!isDatabaseUrl(flags.db)) {
+    throw new UsageError(`replicate keeps a PostGIS store current (--db postgres://...); bring the SQLite file ${flags.db} up to date with \`basemodel update <change> --db ${flags.db}\``);
+  }
+  if (flags.server !== undefined && !/^https?:\/\/[^/]/.test(flags.server)) throw new UsageError(`--server ${flags.server} is not an http:// or https:// URL`);
+  checkFiles([[flags.rules, "--rules"]]);
+  const { storeFactory } = await withOptionalDependencies("replicate", ["pg"], () => import("../store/open.js"));
+  const factory = await storeFactory(flags.db);
+  if (factory.kind !== "osm2pgsql") throw new UsageError(`replicate needs a PostGIS store; ${flags.db} is none`);
+  const folder = mkdtempSync(join(tmpdir(), "basemodel-replicate-"));
+  try {
+    const applyCommand = join(folder, "apply-change");
+    writeFileSync(applyCommand, applyScript(flags));
+    chmodSync(applyCommand, 0o700);
+    const summary = await factory.replicate(flags.db, {
+      server: flags.server,
+      once: flags.once === true,
+      applyCommand,
+      env: { BASEMODEL_NODE: process.execPath, BASEMODEL_CLI: resolve(process.argv[1]!), BASEMODEL_DB: flags.db },
+      onLog: (text) => io.stderr.write(text),
+    });
+    io.stdout.write(
+      summary.to === summary.from
+        ? `${shownLocation(flags.db)} is up to date with ${summary.server} (sequence ${summary.to})\n`
+        : `Replicated ${shownLocation(flags.db)} from ${summary.server}: sequence ${summary.from} to ${summary.to}\n`,
+    );
+    return EXIT_REPLICATED;
+  } catch (error) {
+    const { message } = error as Error;
+    if (NOT_A_STORE.test(message)) throw new UsageError(message);
+    io.stderr.write(`basemodel: ${message}\n`);
+    return EXIT_FAILED;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
