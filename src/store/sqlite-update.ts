@@ -23,6 +23,18 @@ const TABLES_OF: Record<OsmType, readonly FeatureTable[]> = {
   relation: ["relations"],
 };
 
+/** A set of ids as one statement parameter: a JSON array, read by json_each (no limit on the number of ids). */
+const IDS = "(SELECT value FROM json_each(?))";
+/** Ids per statement: the JSON text and SQLite's temporary index for the IN stay small. */
+const BATCH = 1000;
+
+/** The rows `read` gives for `ids`, BATCH ids at a time. */
+function inBatches<Row>(ids: readonly number[], read: (batch: string) => Row[]): Row[] {
+  const rows: Row[] = [];
+  for (let start = 0; start < ids.length; start += BATCH) rows.push(...read(JSON.stringify(ids.slice(start, start + BATCH))));
+  return rows;
+}
+
 export class SqliteUpdate implements StoreUpdate {
   private readonly writes: SqliteWrites;
   private readonly statements: Record<string, Statement>;
@@ -32,18 +44,18 @@ export class SqliteUpdate implements StoreUpdate {
   constructor(private readonly db: BetterSqlite3.Database) {
     this.writes = new SqliteWrites(db);
     this.statements = {
-      node: db.prepare("SELECT id, version, lon, lat FROM osm_nodes WHERE id = ?"),
-      way: db.prepare("SELECT id, version, refs FROM osm_ways WHERE id = ?"),
-      relation: db.prepare("SELECT id, version, members FROM osm_relations WHERE id = ?"),
-      deleted: db.prepare("SELECT version FROM osm_deleted WHERE type = ? AND id = ?"),
+      node: db.prepare(`SELECT id, version, lon, lat FROM osm_nodes WHERE id IN ${IDS}`),
+      way: db.prepare(`SELECT id, version, refs FROM osm_ways WHERE id IN ${IDS}`),
+      relation: db.prepare(`SELECT id, version, members FROM osm_relations WHERE id IN ${IDS}`),
+      deleted: db.prepare(`SELECT id, version FROM osm_deleted WHERE type = ? AND id IN ${IDS}`),
       tombstone: db.prepare("INSERT OR REPLACE INTO osm_deleted (type, id, version) VALUES (?, ?, ?)"),
       deleteNode: db.prepare("DELETE FROM osm_nodes WHERE id = ?"),
       deleteWay: db.prepare("DELETE FROM osm_ways WHERE id = ?"),
       deleteRelation: db.prepare("DELETE FROM osm_relations WHERE id = ?"),
       unlinkWayNodes: db.prepare("DELETE FROM osm_way_nodes WHERE way_id = ?"),
       unlinkRelationWays: db.prepare("DELETE FROM osm_relation_ways WHERE relation_id = ?"),
-      waysUsingNode: db.prepare("SELECT way_id FROM osm_way_nodes WHERE node_id = ?").pluck(),
-      relationsUsingWay: db.prepare("SELECT relation_id FROM osm_relation_ways WHERE way_id = ?").pluck(),
+      waysUsingNodes: db.prepare(`SELECT node_id, way_id FROM osm_way_nodes WHERE node_id IN ${IDS}`).raw(),
+      relationsUsingWays: db.prepare(`SELECT DISTINCT relation_id FROM osm_relation_ways WHERE way_id IN ${IDS}`).pluck(),
       // ISO-8601 UTC strings of one format order as their times do.
       replicationTimestamp: db.prepare("SELECT value FROM meta WHERE key = 'replication_timestamp'").pluck(),
       advance: db.prepare(
@@ -51,39 +63,46 @@ export class SqliteUpdate implements StoreUpdate {
       ),
     };
     for (const table of FEATURE_TABLES) {
-      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id = ?`).raw());
+      this.featureById.set(table, db.prepare(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id IN ${IDS}`).raw());
     }
     db.exec("BEGIN IMMEDIATE");
   }
 
-  async getRaw<T extends OsmType>(type: T, id: number): Promise<RawOf<T> | null> {
-    const row = this.statements[type]!.get(id) as Record<string, unknown> | undefined;
-    if (row === undefined) return null;
-    const raw =
-      type === "node"
-        ? { type, id, version: row.version, lon: row.lon, lat: row.lat }
-        : type === "way"
-          ? { type, id, version: row.version, refs: JSON.parse(row.refs as string) as number[] }
-          : { type, id, version: row.version, members: JSON.parse(row.members as string) as OsmMember[] };
-    return raw as RawOf<T>;
+  async getRaws<T extends OsmType>(type: T, ids: readonly number[]): Promise<Map<number, RawOf<T>>> {
+    const raws = new Map<number, RawOf<T>>();
+    for (const row of inBatches(ids, (batch) => this.statements[type]!.all(batch) as Array<Record<string, unknown>>)) {
+      const id = row.id as number;
+      const raw =
+        type === "node"
+          ? { type, id, version: row.version, lon: row.lon, lat: row.lat }
+          : type === "way"
+            ? { type, id, version: row.version, refs: JSON.parse(row.refs as string) as number[] }
+            : { type, id, version: row.version, members: JSON.parse(row.members as string) as OsmMember[] };
+      raws.set(id, raw as RawOf<T>);
+    }
+    return raws;
   }
 
-  async deletedVersion(type: OsmType, id: number): Promise<number | null | undefined> {
-    const row = this.statements.deleted!.get(type, id) as { version: number | null } | undefined;
-    return row?.version;
+  async deletedVersions(type: OsmType, ids: readonly number[]): Promise<Map<number, number | null>> {
+    const rows = inBatches(ids, (batch) => this.statements.deleted!.all(type, batch) as Array<{ id: number; version: number | null }>);
+    return new Map(rows.map(({ id, version }) => [id, version]));
   }
 
-  async putRaw(raw: RawEntity): Promise<void> {
-    this.unlink(raw.type, raw.id);
-    this.writes.putRaw(raw, true);
+  async putRaws(raws: readonly RawEntity[]): Promise<void> {
+    for (const raw of raws) {
+      this.unlink(raw.type, raw.id);
+      this.writes.putRaw(raw, true);
+    }
   }
 
-  async deleteRaw(type: OsmType, id: number, version: number | null): Promise<void> {
-    this.unlink(type, id);
-    const remove = { node: "deleteNode", way: "deleteWay", relation: "deleteRelation" }[type];
-    this.statements[remove]!.run(id);
-    for (const table of TABLES_OF[type]) this.writes.deleteFeature(table, id);
-    this.statements.tombstone!.run(type, id, version);
+  async deleteRaws(deletions: ReadonlyArray<{ type: OsmType; id: number; version: number | null }>): Promise<void> {
+    for (const { type, id, version } of deletions) {
+      this.unlink(type, id);
+      const remove = { node: "deleteNode", way: "deleteWay", relation: "deleteRelation" }[type];
+      this.statements[remove]!.run(id);
+      for (const table of TABLES_OF[type]) this.writes.deleteFeature(table, id);
+      this.statements.tombstone!.run(type, id, version);
+    }
   }
 
   /** Drops the references an object made, before it is rewritten or deleted. */
@@ -92,25 +111,33 @@ export class SqliteUpdate implements StoreUpdate {
     else if (type === "relation") this.statements.unlinkRelationWays!.run(id);
   }
 
-  async waysUsingNode(nodeId: number): Promise<number[]> {
-    return this.statements.waysUsingNode!.all(nodeId) as number[];
-  }
-
-  async relationsUsingWay(wayId: number): Promise<number[]> {
-    return this.statements.relationsUsingWay!.all(wayId) as number[];
-  }
-
-  async getFeature(type: OsmType, id: number): Promise<StoredFeature | null> {
-    for (const table of TABLES_OF[type]) {
-      const row = this.featureById.get(table)!.get(id) as FeatureRow | undefined;
-      if (row !== undefined) return { table, feature: toFeature(row) };
+  async waysUsingNodes(nodeIds: readonly number[]): Promise<Map<number, number[]>> {
+    const ways = new Map<number, number[]>();
+    for (const [node, way] of inBatches(nodeIds, (batch) => this.statements.waysUsingNodes!.all(batch) as Array<[number, number]>)) {
+      const list = ways.get(node);
+      if (list === undefined) ways.set(node, [way]);
+      else list.push(way);
     }
-    return null;
+    return ways;
   }
 
-  async putFeature(type: OsmType, id: number, found: StoredFeature | null): Promise<void> {
-    for (const table of TABLES_OF[type]) if (table !== found?.table) this.writes.deleteFeature(table, id);
-    if (found !== null) this.writes.putFeature(found.table, found.feature);
+  async relationsUsingWays(wayIds: readonly number[]): Promise<number[]> {
+    return [...new Set(inBatches(wayIds, (batch) => this.statements.relationsUsingWays!.all(batch) as number[]))];
+  }
+
+  async getFeatures(type: OsmType, ids: readonly number[]): Promise<Map<number, StoredFeature>> {
+    const found = new Map<number, StoredFeature>();
+    for (const table of TABLES_OF[type]) {
+      for (const row of inBatches(ids, (batch) => this.featureById.get(table)!.all(batch) as FeatureRow[])) found.set(row[0], { table, feature: toFeature(row) });
+    }
+    return found;
+  }
+
+  async putFeatures(features: ReadonlyArray<{ type: OsmType; id: number; found: StoredFeature | null }>): Promise<void> {
+    for (const { type, id, found } of features) {
+      for (const table of TABLES_OF[type]) if (table !== found?.table) this.writes.deleteFeature(table, id);
+      if (found !== null) this.writes.putFeature(found.table, found.feature);
+    }
   }
 
   async featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]> {

@@ -155,18 +155,26 @@ export interface FeatureWriter {
  * is visible to other readers before commit().
  */
 export interface StoreUpdate {
-  /** The stored object, or null when the store does not have it (never had it, or deleted). */
-  getRaw<T extends OsmType>(type: T, id: number): Promise<RawOf<T> | null>;
-  /** The version an object was deleted at (null when unknown), or undefined when it was never deleted. */
-  deletedVersion(type: OsmType, id: number): Promise<number | null | undefined>;
-  putRaw(raw: RawEntity): Promise<void>;
-  /** Removes the object and its feature, remembering the deletion so that a repeat is recognised. */
-  deleteRaw(type: OsmType, id: number, version: number | null): Promise<void>;
-  waysUsingNode(nodeId: number): Promise<number[]>;
-  relationsUsingWay(wayId: number): Promise<number[]>;
-  getFeature(type: OsmType, id: number): Promise<StoredFeature | null>;
-  /** Stores the object's feature in its table (leaving any other table), or removes it when null. */
-  putFeature(type: OsmType, id: number, found: StoredFeature | null): Promise<void>;
+  /*
+   * Reads take many ids at once: a change file names thousands of objects, and one read per
+   * object would cost a round trip each in a store that is not in the process.
+   */
+  /** The stored objects among these, by id; an id the store does not have (never had, or deleted) is absent. */
+  getRaws<T extends OsmType>(type: T, ids: readonly number[]): Promise<Map<number, RawOf<T>>>;
+  /** The version each of these objects was deleted at (null when unknown), by id; one never deleted is absent. */
+  deletedVersions(type: OsmType, ids: readonly number[]): Promise<Map<number, number | null>>;
+  /** Stores these objects, replacing what the store had of them. */
+  putRaws(raws: readonly RawEntity[]): Promise<void>;
+  /** Removes these objects and their features, remembering each deletion (at its version) so that a repeat is recognised. */
+  deleteRaws(deletions: ReadonlyArray<{ type: OsmType; id: number; version: number | null }>): Promise<void>;
+  /** The ways that use each of these nodes, by node; a node no way uses is absent. */
+  waysUsingNodes(nodeIds: readonly number[]): Promise<Map<number, number[]>>;
+  /** The relations that have any of these ways as a member. */
+  relationsUsingWays(wayIds: readonly number[]): Promise<number[]>;
+  /** The features of these objects, by id; an object without one is absent. */
+  getFeatures(type: OsmType, ids: readonly number[]): Promise<Map<number, StoredFeature>>;
+  /** Stores each object's feature in its table (leaving any other table), or removes it where `found` is null. */
+  putFeatures(features: ReadonlyArray<{ type: OsmType; id: number; found: StoredFeature | null }>): Promise<void>;
   /** Features of any table whose bounding box intersects `bbox`, restricted by `tags` when given. */
   featuresInBBox(bbox: BBox, tags?: TagFilter): Promise<StoredFeature[]>;
   setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void>;

@@ -16,7 +16,7 @@ import { assemble, emptyProblemCounts } from "../osm/assemble.js";
 import type { ProblemCounts } from "../osm/assemble.js";
 import { formatOsmTimestamp } from "../osm/types.js";
 import type { OsmEntity, OsmTags } from "../osm/types.js";
-import type { Changeset, OsmType, StoredFeature, StoreUpdate, WritableFeatureStore } from "../store/store.js";
+import type { Changeset, OsmType, RawEntity, RawOf, StoredFeature, StoreUpdate, WritableFeatureStore } from "../store/store.js";
 import { StoreLocations } from "./locations.js";
 import { checkChanged, type FeatureChecker } from "./quality.js";
 import type { ChangeAction } from "../osm/change.js";
@@ -104,37 +104,64 @@ export function lastVersions(actions: readonly ChangeAction[]): ChangeAction[] {
   return [...last.values()].sort((a, b) => TYPE_ORDER[a.entity.type] - TYPE_ORDER[b.entity.type]);
 }
 
+/** The ids of the actions' objects, by type. */
+function idsByType(actions: readonly ChangeAction[]): Record<OsmType, number[]> {
+  const ids: Record<OsmType, number[]> = { node: [], way: [], relation: [] };
+  for (const { entity } of actions) ids[entity.type].push(entity.id);
+  return ids;
+}
+
+const TYPES: readonly OsmType[] = ["node", "way", "relation"];
+
 /** Writes the objects; returns the actions that took effect, and the features deletions removed. */
 async function writeObjects(
   update: StoreUpdate,
   actions: readonly ChangeAction[],
   summary: UpdateSummary,
 ): Promise<{ applied: ChangeAction[]; removed: StoredFeature[] }> {
+  // Everything the writes depend on is read first, in a few reads per type: each object is in
+  // `actions` once, so no write below changes what another action reads.
+  const ids = idsByType(actions);
+  const deletions = idsByType(actions.filter((action) => action.action === "delete"));
+  const stored = new Map<OsmType, Map<number, RawEntity>>();
+  const deleted = new Map<OsmType, Map<number, number | null>>();
+  const features = new Map<OsmType, Map<number, StoredFeature>>();
+  for (const type of TYPES) {
+    const raws: Map<number, RawEntity> = await update.getRaws(type, ids[type]);
+    stored.set(type, raws);
+    deleted.set(type, await update.deletedVersions(type, ids[type].filter((id) => !raws.has(id))));
+    features.set(type, await update.getFeatures(type, deletions[type]));
+  }
   const applied: ChangeAction[] = [];
   const removed: StoredFeature[] = [];
+  const puts: RawEntity[] = [];
+  const deletes: Array<{ type: OsmType; id: number; version: number | null }> = [];
   for (const action of actions) {
-    const stored = await update.getRaw(action.entity.type, action.entity.id);
-    const deletedAt = stored === null ? await update.deletedVersion(action.entity.type, action.entity.id) : undefined;
-    const known = stored !== null || deletedAt !== undefined;
-    const storedVersion = stored !== null ? stored.version : deletedAt;
+    const { type, id } = action.entity;
+    const raw = stored.get(type)!.get(id);
+    const deletedAt = raw === undefined ? deleted.get(type)!.get(id) : undefined;
+    const known = raw !== undefined || deletedAt !== undefined;
+    const storedVersion = raw !== undefined ? raw.version : deletedAt;
     if (action.entity.version !== null && storedVersion !== null && storedVersion !== undefined && action.entity.version <= storedVersion) {
       summary.skipped++;
       continue;
     }
     if (action.action !== "create" && !known) {
-      throw new UpdateError(`the change ${action.action === "modify" ? "modifies" : "deletes"} ${action.entity.type} ${action.entity.id}, which the store does not have`);
+      throw new UpdateError(`the change ${action.action === "modify" ? "modifies" : "deletes"} ${type} ${id}, which the store does not have`);
     }
     if (action.action === "delete") {
-      const feature = await update.getFeature(action.entity.type, action.entity.id);
-      if (feature !== null) removed.push(feature);
-      await update.deleteRaw(action.entity.type, action.entity.id, action.entity.version);
-      summary.deleted[action.entity.type]++;
+      const feature = features.get(type)!.get(id);
+      if (feature !== undefined) removed.push(feature);
+      deletes.push({ type, id, version: action.entity.version });
+      summary.deleted[type]++;
     } else {
-      await update.putRaw(action.entity);
-      summary[stored === null ? "created" : "modified"][action.entity.type]++;
+      puts.push(action.entity);
+      summary[raw === undefined ? "created" : "modified"][type]++;
     }
     applied.push(action);
   }
+  await update.deleteRaws(deletes);
+  await update.putRaws(puts);
   summary.featuresRemoved += removed.length;
   return { applied, removed };
 }
@@ -144,18 +171,17 @@ async function touchedObjects(update: StoreUpdate, applied: readonly ChangeActio
   const inFile = new Set(applied.map((action) => keyOf(action.entity.type, action.entity.id)));
   const ways = new Set<number>();
   const relations = new Set<number>();
-  for (const action of applied) {
-    if (action.entity.type !== "node") continue;
-    for (const way of await update.waysUsingNode(action.entity.id)) {
+  const nodes = applied.filter((action) => action.entity.type === "node");
+  const usage = await update.waysUsingNodes(nodes.map((action) => action.entity.id));
+  for (const action of nodes) {
+    for (const way of usage.get(action.entity.id) ?? []) {
       if (inFile.has(keyOf("way", way))) continue;
       if (action.action === "delete") throw new UpdateError(`the change deletes node ${action.entity.id}, but way ${way} still uses it`);
       ways.add(way);
     }
   }
   const changedWays = [...applied.filter((action) => action.entity.type === "way").map((action) => action.entity.id), ...ways];
-  for (const way of changedWays) {
-    for (const relation of await update.relationsUsingWay(way)) if (!inFile.has(keyOf("relation", relation))) relations.add(relation);
-  }
+  for (const relation of await update.relationsUsingWays(changedWays)) if (!inFile.has(keyOf("relation", relation))) relations.add(relation);
   return { ways, relations };
 }
 
@@ -167,47 +193,49 @@ async function rebuildFeatures(
   summary: UpdateSummary,
 ): Promise<Array<{ before: StoredFeature | null; after: StoredFeature | null }>> {
   const entities = applied.flatMap((action) => (action.action === "delete" ? [] : [action.entity]));
-  const results: Array<{ before: StoredFeature | null; after: StoredFeature | null }> = [];
-  for (const [type, ids] of [
-    ["way", touched.ways],
-    ["relation", touched.relations],
-  ] as const) {
-    for (const id of ids) {
-      const entity = await storedEntity(update, type, id);
-      if (entity !== null) entities.push(entity);
-    }
-  }
+  entities.push(...(await storedEntities(update, "way", [...touched.ways])), ...(await storedEntities(update, "relation", [...touched.relations])));
   const locations = await StoreLocations.load(update, entities);
+  const ids: Record<OsmType, number[]> = { node: [], way: [], relation: [] };
+  for (const entity of entities) ids[entity.type].push(entity.id);
+  const before = new Map<OsmType, Map<number, StoredFeature>>();
+  for (const type of TYPES) before.set(type, await update.getFeatures(type, ids[type]));
+  const results: Array<{ before: StoredFeature | null; after: StoredFeature | null }> = [];
+  const written: Array<{ type: OsmType; id: number; found: StoredFeature | null }> = [];
   for (const entity of entities) {
     const missing = entity.type === "way" ? entity.refs.filter((ref) => locations.node(ref) === null) : [];
     if (missing.length > 0) throw new UpdateError(`way ${entity.id} uses node ${missing.join(", node ")}, which neither the store nor the change file has`);
-    const before = await update.getFeature(entity.type, entity.id);
+    const was = before.get(entity.type)!.get(entity.id) ?? null;
     const after = assemble(entity, locations, summary.problems);
-    await update.putFeature(entity.type, entity.id, after);
+    written.push({ type: entity.type, id: entity.id, found: after });
     if (after !== null) summary.featuresWritten++;
-    else if (before !== null) summary.featuresRemoved++;
-    results.push({ before, after });
+    else if (was !== null) summary.featuresRemoved++;
+    results.push({ before: was, after });
   }
+  await update.putFeatures(written);
   return results;
 }
 
 /**
- * An object the file did not change but must be rebuilt: its geometry references from the
- * store, its tags and metadata from its feature. Without a feature it is untagged and makes none.
+ * Objects the file did not change but that must be rebuilt: their geometry references from the
+ * store, their tags and metadata from their features. One without a feature is untagged and makes none.
  */
-async function storedEntity(update: StoreUpdate, type: "way" | "relation", id: number): Promise<OsmEntity | null> {
-  const [raw, found] = await Promise.all([update.getRaw(type, id), update.getFeature(type, id)]);
-  if (raw === null || found === null) return null;
-  const { feature } = found;
-  const metadata = {
-    version: feature.version,
-    timestamp: feature.timestamp === null ? null : Date.parse(feature.timestamp),
-    changeset: feature.changeset,
-    uid: feature.uid,
-    user: feature.user,
-    tags: feature.tags as OsmTags,
-  };
-  return raw.type === "way" ? { ...metadata, type: "way", id, refs: raw.refs } : { ...metadata, type: "relation", id, members: raw.members };
+async function storedEntities(update: StoreUpdate, type: "way" | "relation", ids: readonly number[]): Promise<OsmEntity[]> {
+  const [raws, features] = await Promise.all([update.getRaws(type, ids), update.getFeatures(type, ids)]);
+  return ids.flatMap((id): OsmEntity[] => {
+    const raw = raws.get(id);
+    const found = features.get(id);
+    if (raw === undefined || found === undefined) return [];
+    const { feature } = found;
+    const metadata = {
+      version: feature.version,
+      timestamp: feature.timestamp === null ? null : Date.parse(feature.timestamp),
+      changeset: feature.changeset,
+      uid: feature.uid,
+      user: feature.user,
+      tags: feature.tags as OsmTags,
+    };
+    return [raw.type === "way" ? { ...metadata, type: "way", id, refs: raw.refs } : { ...metadata, type: "relation", id, members: (raw as RawOf<"relation">).members }];
+  });
 }
 
 /** The newest time of the change's objects, as the store writes times; null when none has one. */

@@ -15,20 +15,15 @@ export class StoreLocations implements LocationSource {
   ) {}
 
   static async load(update: StoreUpdate, entities: readonly OsmEntity[]): Promise<StoreLocations> {
-    const ways = new Map<number, number[] | null>();
-    for (const entity of entities) {
-      if (entity.type !== "relation") continue;
-      for (const member of entity.members) {
-        if (member.type !== "way" || ways.has(member.ref)) continue;
-        ways.set(member.ref, (await update.getRaw("way", member.ref))?.refs ?? null);
-      }
-    }
+    const memberWays = [...new Set(entities.flatMap((entity) => (entity.type === "relation" ? entity.members.filter((member) => member.type === "way").map((member) => member.ref) : [])))];
+    const wayRaws = await update.getRaws("way", memberWays);
+    const ways = new Map<number, number[] | null>(memberWays.map((id) => [id, wayRaws.get(id)?.refs ?? null]));
+    const wanted = [...new Set([...entities.flatMap((entity) => (entity.type === "way" ? entity.refs : [])), ...[...ways.values()].flatMap((refs) => refs ?? [])])];
+    const nodeRaws = await update.getRaws("node", wanted);
     const nodes = new Map<number, Position | null>();
-    const wanted = [...entities.flatMap((entity) => (entity.type === "way" ? entity.refs : [])), ...[...ways.values()].flatMap((refs) => refs ?? [])];
     for (const id of wanted) {
-      if (nodes.has(id)) continue;
-      const node = await update.getRaw("node", id);
-      nodes.set(id, node === null ? null : [node.lon, node.lat]);
+      const node = nodeRaws.get(id);
+      nodes.set(id, node === undefined ? null : [node.lon, node.lat]);
     }
     return new StoreLocations(nodes, ways);
   }

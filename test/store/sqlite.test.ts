@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { sqliteStoreFactory } from "../../src/store/sqlite.js";
-import type { OsmFeature } from "../../src/store/store.js";
+import { EVERYWHERE } from "../../src/query/everywhere.js";
+import type { FeatureStore, OsmFeature } from "../../src/store/store.js";
+import { monacoStoreCopy } from "../monaco.js";
 import { withoutStored } from "./helpers.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-store-"));
@@ -108,3 +110,36 @@ describe("the SQLite feature store", () => {
     );
   });
 });
+
+describe("a change's reads on the SQLite store, many ids at once", () => {
+  it("answers every id of a read larger than one batch, and leaves out those it does not have", async () => {
+    const store = await sqliteStoreFactory.open(await monacoStoreCopy());
+    const update = store.update();
+    try {
+      expect((await update.getRaws("node", [])).size).toBe(0);
+      // 2,500 ways of Monaco (more than the 1,000 ids a statement takes) and one that is not there.
+      const ids = await wayIds(store, 2_500);
+      expect(ids).toHaveLength(2_500);
+      const raws = await update.getRaws("way", [...ids, 1]);
+      expect([...raws.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      const features = await update.getFeatures("way", [...ids, 1]);
+      expect(features.size).toBe(2_500);
+      const usage = await update.waysUsingNodes(raws.get(ids[0]!)!.refs);
+      expect([...usage.values()].every((ways) => ways.includes(ids[0]!))).toBe(true);
+    } finally {
+      await update.rollback();
+      await store.close();
+    }
+  });
+});
+
+async function wayIds(store: FeatureStore, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (const table of ["ways_line", "ways_poly"] as const) {
+    for await (const feature of store.candidates(table, EVERYWHERE)) {
+      if (ids.length === count) return ids;
+      ids.push(feature.osmId);
+    }
+  }
+  return ids;
+}
