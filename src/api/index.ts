@@ -10,6 +10,7 @@ export * from "./raw.js";
 export * from "./report.js";
 export * from "./stats.js";
 export * from "./snapshot.js";
+export * from "./places.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -18,6 +19,7 @@ import { geometrySchema } from "./feature-collection.js";
 import { rawFeatureCollectionSchema, rawFeaturesQuerySchema, rawListSchema, rawQuerySchema } from "./raw.js";
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
 import { forbidUnknownMembers } from "./strict.js";
@@ -62,6 +64,11 @@ export const schemas = [
   areaStatsSchema,
   exportResultSchema,
   taskStatusSchema,
+  countriesQuerySchema,
+  countryCollectionSchema,
+  osmIdQuerySchema,
+  osmFeatureCollectionSchema,
+  polygonStatsRequestSchema,
 ] as const;
 
 /** The request bodies: members they do not name are ignored, unless a server is strict. */
@@ -72,6 +79,7 @@ export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [
   statsQuerySchema,
   dataQualityRequestSchema,
   snapshotParamsSchema,
+  polygonStatsRequestSchema,
 ];
 
 /** Every schema as a strict server has them: its request bodies refuse members they do not name. */

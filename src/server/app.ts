@@ -24,6 +24,7 @@ import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
+import { placeRoutes } from "./routes/places.js";
 import { statusRoutes } from "./routes/status.js";
 import { firstComeFirstServed } from "./turns.js";
 
@@ -146,6 +147,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   for (const prefix of ["/latest", "/v1"]) {
     await app.register(statusRoutes, { prefix, ...context });
     await app.register(snapshotPlainRoutes, { prefix, ...context });
+    await app.register(placeRoutes, { prefix, ...context, maxAreaKm2: options.exports?.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 });
   }
   if (options.exports) {
     const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 };

@@ -145,6 +145,13 @@ class SqliteFeatureStore implements WritableFeatureStore {
     return this.update();
   }
 
+  async featuresWithId(osmId: number): Promise<StoredFeature[]> {
+    return FEATURE_TABLES.flatMap((table) => {
+      const row = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id = ?`).raw().get(osmId) as FeatureRow | undefined;
+      return row === undefined ? [] : [{ table, feature: toFeature(row) }];
+    });
+  }
+
   async queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]> {
     const { rows, feature } = this.rows(table, bbox, {});
     return Array.from(rows, feature);

@@ -290,6 +290,8 @@ export interface FeatureSnapshot extends Pick<FeatureStore, "candidates" | "coun
 export interface FeatureStore {
   /** Rows whose geometry's bounding box intersects `bbox`, by osm_id. */
   queryBBox(table: FeatureTable, bbox: BBox): Promise<OsmFeature[]>;
+  /** The features with this OSM id, in table order (a node, a way and a relation may share an id). */
+  featuresWithId(osmId: number): Promise<StoredFeature[]>;
   /**
    * The features of `table` that lie in `area` as `options.relation` says (exact geometry),
    * restricted by the other options and streamed in `options.order`. The area reaches the store

@@ -215,6 +215,7 @@ describe("findFeatures", () => {
     let read = 0;
     const counting: FeatureStore = {
       queryBBox: (table, bbox) => store.queryBBox(table, bbox),
+      featuresWithId: (osmId) => store.featuresWithId(osmId),
       readMeta: () => store.readMeta(),
       close: () => store.close(),
       countCandidates: (...args) => store.countCandidates(...args),

@@ -92,12 +92,13 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
     expect(tried).toBeGreaterThanOrEqual(40);
   });
 
-  /** How much data an answer holds: features, rows, CSV records, the features counted, or the features of the export it queued. */
+  /** How much data an answer holds: features, rows, CSV records, the features or buildings counted, or the features of the export it queued. */
   async function rowsIn(path: string, answer: { body: any; text: string }): Promise<number> {
     if (path.endsWith("/csv")) return answer.text.trim().split("\n").length - 1;
     if (Array.isArray(answer.body)) return answer.body.length;
     if (typeof answer.body.count === "number") return answer.body.count;
     if (answer.body.features) return answer.body.features.length;
+    if (answer.body.raw) return answer.body.raw.osmBuildingsCount;
     const status = await waitForTask(server, answer.body.trackLink);
     expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
     return (await server.queue.get(answer.body.taskId))!.result!.features;

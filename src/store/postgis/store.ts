@@ -15,8 +15,10 @@ import type {
   FeatureTable,
   FindingsUpdate,
   OsmFeature,
+  StoredFeature,
   StoreMeta,
 } from "../store.js";
+import { FEATURE_TABLES } from "../store.js";
 import { PoolQueries, SnapshotQueries, type Queries } from "./connection.js";
 import { PostgisFindings } from "./findings.js";
 import { Parameters } from "./parameters.js";
@@ -54,6 +56,13 @@ class PostgisReader implements FeatureSnapshot {
     const box = `ST_MakeEnvelope(${parameters.add(bbox.minX)}, ${parameters.add(bbox.minY)}, ${parameters.add(bbox.maxX)}, ${parameters.add(bbox.maxY)}, 4326)`;
     const rows = await this.queries.rows(`SELECT ${FEATURE_COLUMNS} FROM ${checkedTable(table)} t WHERE t.geom && ${box} ORDER BY t.osm_id`, parameters.values);
     return rows.map((row) => toFeature(row as FeatureRow));
+  }
+
+  async featuresWithId(osmId: number): Promise<StoredFeature[]> {
+    // The table's position follows the FeatureRow's columns.
+    const sql = FEATURE_TABLES.map((table, index) => `SELECT ${FEATURE_COLUMNS}, ${index} FROM ${table} t WHERE t.osm_id = $1`).join(" UNION ALL ");
+    const rows = (await this.queries.rows(`${sql} ORDER BY 13`, [osmId])) as Array<[...FeatureRow, number]>;
+    return rows.map((row) => ({ table: FEATURE_TABLES[row[FEATURE_COLUMN_COUNT]]!, feature: toFeature(row) }));
   }
 
   async *candidates(table: FeatureTable, area: AreaFilter, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {

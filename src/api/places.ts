@@ -1,0 +1,93 @@
+/**
+ * raw-data-api's lookups: GET /countries/ (and /countries/{cid}/), GET /osm_id/ and
+ * POST /stats/polygon/ (whose answer is the AreaStats of snapshot.ts, as includeStats adds it).
+ */
+import { EXAMPLE_POLYGON } from "./examples.js";
+import { featureCollectionSchema, type Feature, type FeatureCollection } from "./feature-collection.js";
+import type { ExportArea } from "./snapshot.js";
+
+/** An OSM id as the digits of a URL: a whole number from 1, at most 15 digits (below 2^53). */
+export const OSM_ID_PATTERN = "^[1-9][0-9]{0,14}$";
+
+export const countriesQuerySchema = {
+  $id: "CountriesQuery",
+  type: "object",
+  properties: {
+    q: { type: "string", maxLength: 255, description: "Part of the country's name, any case; none or empty: every country", examples: ["mona"] },
+  },
+} as const;
+
+export const countryCollectionSchema = featureCollectionSchema(
+  "CountryCollection",
+  "Countries: the store's boundary relations of admin_level 2, as GeoJSON features (id: the relation's OSM id)",
+  {
+    type: "object",
+    required: ["cid", "name", "iso3"],
+    properties: {
+      cid: { type: "integer", description: "The country's id: its boundary relation's OSM id" },
+      name: { type: "string" },
+      iso3: { type: ["string", "null"], description: "ISO 3166-1 alpha-3, lower case (the relation's ISO3166-1:alpha3 tag); null without one" },
+    },
+  },
+  {},
+);
+
+export interface CountryProperties {
+  cid: number;
+  name: string;
+  iso3: string | null;
+}
+
+export type CountryCollection = FeatureCollection<CountryProperties>;
+export type Country = Feature<CountryProperties>;
+
+export const osmIdQuerySchema = {
+  $id: "OsmIdQuery",
+  type: "object",
+  required: ["osm_id"],
+  properties: {
+    // A query string is text: the id is its digits (the server does not coerce types).
+    osm_id: { type: "string", pattern: OSM_ID_PATTERN, description: "An OSM id (a whole number from 1): the node, way and relation features of that id", examples: ["25722685"] },
+  },
+} as const;
+
+export const osmFeatureCollectionSchema = featureCollectionSchema(
+  "OsmFeatureCollection",
+  "The features with the OSM id, one per table that has it",
+  {
+    type: "object",
+    required: ["osm_id", "osm_type", "tags", "changeset", "timestamp"],
+    properties: {
+      osm_id: { type: "integer" },
+      osm_type: { enum: ["nodes", "ways_line", "ways_poly", "relations"], description: "The table the feature is in" },
+      tags: { type: "object", additionalProperties: { type: "string" } },
+      changeset: { type: ["integer", "null"] },
+      timestamp: { type: ["string", "null"], description: "UTC, as upstream writes it: 2025-01-01T21:21:00" },
+    },
+  },
+  {},
+);
+
+export interface OsmFeatureProperties {
+  osm_id: number;
+  osm_type: "nodes" | "ways_line" | "ways_poly" | "relations";
+  tags: Record<string, string>;
+  changeset: number | null;
+  timestamp: string | null;
+}
+
+export const polygonStatsRequestSchema = {
+  $id: "StatsRequestParams",
+  description: "The area to count buildings and roads in: a geometry, or a country by its ISO 3166-1 alpha-3 code",
+  type: "object",
+  examples: [{ geometry: EXAMPLE_POLYGON }],
+  properties: {
+    geometry: { $ref: "ExportArea#" },
+    iso3: { type: "string", pattern: "^[A-Za-z]{3}$", description: "A country's ISO 3166-1 alpha-3 code, any case", examples: ["mco"] },
+  },
+} as const;
+
+export interface StatsRequestParams {
+  geometry?: ExportArea;
+  iso3?: string;
+}

@@ -1,0 +1,144 @@
+/**
+ * raw-data-api's lookups: the countries (GET /countries/, /countries/{cid}/), the features of
+ * an OSM id (GET /osm_id/) and the buildings and roads of an area (POST /stats/polygon/).
+ *
+ * Upstream keeps its countries in a table of their own; here they are the store's boundary
+ * relations of admin_level 2 whose geometry is an area, found by tags like any feature.
+ */
+import type { FastifyPluginAsync } from "fastify";
+import type { ValidationError } from "../../api/errors.js";
+import { OSM_ID_PATTERN, type Country, type CountryCollection, type OsmFeatureProperties, type StatsRequestParams } from "../../api/places.js";
+import type { AreaStats } from "../../api/snapshot.js";
+import type { FeatureCollection } from "../../api/feature-collection.js";
+import { areaStats } from "../../export/area-stats.js";
+import { prepareArea } from "../../geometry/geos.js";
+import { EVERYWHERE } from "../../query/everywhere.js";
+import type { TagFilter } from "../../query/types.js";
+import type { FeatureStore, OsmFeature } from "../../store/store.js";
+import type { RouteContext } from "../app.js";
+import type { Refused } from "../body-checks.js";
+import { exportAreaProblems, polygonalArea } from "../export-area.js";
+
+export interface PlacesContext extends RouteContext {
+  /** The largest area /stats/polygon/ counts in (the export limit: it reads as much). */
+  maxAreaKm2: number;
+}
+
+const COUNTRY_TAGS: TagFilter = {
+  join: "and",
+  conditions: [
+    { key: "boundary", values: ["administrative"] },
+    { key: "admin_level", values: ["2"] },
+  ],
+};
+
+function country(feature: OsmFeature): Country {
+  const { tags } = feature;
+  const name = tags["name:en"] ?? tags["name"] ?? tags["int_name"] ?? "";
+  return { type: "Feature", id: feature.osmId, geometry: feature.geometry, properties: { cid: feature.osmId, name, iso3: tags["ISO3166-1:alpha3"]?.toLowerCase() ?? null } };
+}
+
+/** Every country of the store, by id. */
+async function countries(store: FeatureStore): Promise<Country[]> {
+  const found: Country[] = [];
+  for await (const feature of store.candidates("relations", EVERYWHERE, { tags: COUNTRY_TAGS, geometry: "polygon" })) found.push(country(feature));
+  return found;
+}
+
+/** Upstream's timestamp: UTC without the zone, as PostgreSQL writes a `timestamp` in JSON. */
+const upstreamTime = (iso: string | null): string | null => (iso === null ? null : iso.replace(/Z$/, ""));
+
+const collection = <P>(features: FeatureCollection<P>["features"]): FeatureCollection<P> => ({ type: "FeatureCollection", features });
+
+/** Either member names the area; an iso3 must name a country of the store. */
+async function statsProblems(store: FeatureStore, body: StatsRequestParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {
+  if (refused(["body", "geometry"]) || refused(["body", "iso3"])) return [];
+  if (body.geometry !== undefined) return exportAreaProblems(body.geometry, ["body", "geometry"], { km2: maxAreaKm2, advice: "for the statistics of one request; split it into smaller areas" });
+  if (body.iso3 === undefined) return [{ loc: ["body"], msg: 'give the area as "geometry" (a Polygon, MultiPolygon, Feature or FeatureCollection) or a country as "iso3"', type: "value_error" }];
+  const iso3 = body.iso3.toLowerCase();
+  if ((await countries(store)).some((found) => found.properties.iso3 === iso3)) return [];
+  return [{ loc: ["body", "iso3"], msg: `no country of this server's data has the ISO 3166-1 alpha-3 code ${JSON.stringify(body.iso3)}; GET /countries/ lists those it has`, type: "value_error" }];
+}
+
+export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { store, maxAreaKm2 }) => {
+  app.get<{ Querystring: { q?: string } }>(
+    "/countries/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "Countries whose name holds q: the store's boundary relations of admin_level 2",
+        querystring: { $ref: "CountriesQuery#" },
+        response: { 200: { $ref: "CountryCollection#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+    },
+    async (request): Promise<CountryCollection> => {
+      const q = (request.query.q ?? "").trim().toLowerCase();
+      return collection((await countries(store)).filter((found) => found.properties.name.toLowerCase().includes(q)));
+    },
+  );
+
+  app.get<{ Params: { cid: string } }>(
+    "/countries/:cid/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "One country, by its id (cid)",
+        params: { type: "object", required: ["cid"], properties: { cid: { type: "string", pattern: OSM_ID_PATTERN, description: "The country's id: its boundary relation's OSM id" } } },
+        response: { 200: { $ref: "CountryCollection#" }, 404: { $ref: "HTTPError#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+    },
+    async (request, reply) => {
+      const found = (await countries(store)).filter((candidate) => candidate.id === Number(request.params.cid));
+      if (found.length === 0) return reply.code(404).send({ detail: `no country with cid ${request.params.cid}; GET /countries/ lists them` });
+      return collection(found);
+    },
+  );
+
+  app.get<{ Querystring: { osm_id: string } }>(
+    "/osm_id/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "The features of an OSM id, with their tags, changeset and time",
+        querystring: { $ref: "OsmIdQuery#" },
+        response: { 200: { $ref: "OsmFeatureCollection#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+    },
+    async (request): Promise<FeatureCollection<OsmFeatureProperties>> => {
+      const found = await store.featuresWithId(Number(request.query.osm_id));
+      return collection(
+        found.map(({ table, feature }) => ({
+          type: "Feature",
+          id: feature.osmId,
+          geometry: feature.geometry,
+          properties: { osm_id: feature.osmId, osm_type: table, tags: feature.tags, changeset: feature.changeset, timestamp: upstreamTime(feature.timestamp) },
+        })),
+      );
+    },
+  );
+
+  app.post<{ Body: StatsRequestParams }>(
+    "/stats/polygon/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "Buildings and roads of an area (or a country), counted from this server's data",
+        body: { $ref: "StatsRequestParams#" },
+        response: { 200: { $ref: "AreaStats#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+      config: { checks: (body: StatsRequestParams, refused) => statsProblems(store, body, maxAreaKm2, refused) },
+    },
+    async (request): Promise<AreaStats> => {
+      const { geometry, iso3 } = request.body;
+      const polygon = geometry !== undefined ? await polygonalArea(geometry) : (await countries(store)).find((found) => found.properties.iso3 === iso3!.toLowerCase())!.geometry;
+      const area = await prepareArea(polygon as Parameters<typeof prepareArea>[0]);
+      const data = await store.snapshot();
+      try {
+        return await areaStats(data, area);
+      } finally {
+        await data.close();
+        area.dispose();
+      }
+    },
+  );
+};
