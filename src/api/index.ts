@@ -11,6 +11,7 @@ export * from "./report.js";
 export * from "./stats.js";
 export * from "./snapshot.js";
 export * from "./places.js";
+export * from "./auth.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -19,6 +20,7 @@ import { geometrySchema } from "./feature-collection.js";
 import { rawFeatureCollectionSchema, rawFeaturesQuerySchema, rawListSchema, rawQuerySchema } from "./raw.js";
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
+import { accessTokenHeaderSchema, authFailureSchema, authUserSchema } from "./auth.js";
 import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
@@ -69,6 +71,9 @@ export const schemas = [
   osmIdQuerySchema,
   osmFeatureCollectionSchema,
   polygonStatsRequestSchema,
+  accessTokenHeaderSchema,
+  authUserSchema,
+  authFailureSchema,
 ] as const;
 
 /** The request bodies: members they do not name are ignored, unless a server is strict. */

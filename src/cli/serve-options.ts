@@ -6,6 +6,7 @@ import { InvalidArgumentError } from "commander";
 import type { ServerOptions } from "../server/app.js";
 import type { CorsOrigins } from "../server/cors.js";
 import type { ServeFlags } from "./serve.js";
+import { readUsersFile } from "./users-file.js";
 
 function isOrigin(text: string): boolean {
   try {
@@ -29,6 +30,14 @@ export function corsOrigins(text: string): CorsOrigins {
   return origins;
 }
 
-export function requestOptions(flags: Pick<ServeFlags, "cors" | "strictRequests" | "plainMaxArea">): Pick<ServerOptions, "cors" | "strictRequests" | "plainMaxAreaKm2"> {
-  return { cors: flags.cors, strictRequests: flags.strictRequests === true, plainMaxAreaKm2: flags.plainMaxArea };
+/** Reads the --users file: a usage error for one that is missing or wrong. */
+export function requestOptions(
+  flags: Pick<ServeFlags, "cors" | "strictRequests" | "plainMaxArea" | "users">,
+): Pick<ServerOptions, "cors" | "strictRequests" | "plainMaxAreaKm2" | "users"> {
+  return {
+    cors: flags.cors,
+    strictRequests: flags.strictRequests === true,
+    plainMaxAreaKm2: flags.plainMaxArea,
+    ...(flags.users !== undefined && { users: readUsersFile(flags.users) }),
+  };
 }

@@ -40,6 +40,8 @@ export interface ServeFlags {
   logLevel: LogLevel;
   /** A Redis URL: exports go to this queue, for `basemodel worker` to run, and none run here. */
   queue?: string;
+  /** A users file: who may send which access-token, with which role. */
+  users?: string;
 }
 
 export interface ServeIo {
@@ -81,6 +83,8 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
+  // Read now: a wrong --users file is said before anything starts.
+  const answering = requestOptions(flags);
   const { createServer, openStore, openExportQueue, exportTaskHandler, deleteOldExports, localArtifacts } = await loadServer(database, flags.queue !== undefined);
   const exportsDir = resolve(flags.exports);
   const artifacts = localArtifacts(exportsDir);
@@ -122,7 +126,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     try {
       await cleanUp();
       if (flags.processes === 1) {
-        serving = await serveHere(await createServer({ store, version, exports, log, ...requestOptions(flags) }), flags);
+        serving = await serveHere(await createServer({ store, version, exports, log, ...answering }), flags);
       } else {
         try {
           serving = await startHttpProcesses({ count: flags.processes, port: flags.port, host: flags.host, location, queue: exports.queue, log });

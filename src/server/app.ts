@@ -24,6 +24,7 @@ import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
+import { AccessTokens, authRoutes, type UserEntry } from "./access.js";
 import { placeRoutes } from "./routes/places.js";
 import { statusRoutes } from "./routes/status.js";
 import { firstComeFirstServed } from "./turns.js";
@@ -50,6 +51,11 @@ export interface ServerOptions {
   strictRequests?: boolean;
   /** Asynchronous exports (POST /snapshot/, task status, /exports/); without it those routes are absent. */
   exports?: ExportsOptions;
+  /**
+   * Who may send which `access-token` (GET /auth/me/; a staff role for what upstream keeps to
+   * staff). Without it every route is open and no token is anyone's.
+   */
+  users?: readonly UserEntry[];
 }
 
 export interface ExportsOptions {
@@ -144,13 +150,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     plainFeatureLimit: options.plainFeatureLimit ?? DEFAULT_PLAIN_FEATURE_LIMIT,
     plainMaxAreaKm2: options.plainMaxAreaKm2 ?? DEFAULT_PLAIN_MAX_AREA_KM2,
   };
+  const tokens = options.users === undefined ? undefined : new AccessTokens(options.users);
   for (const prefix of ["/latest", "/v1"]) {
+    await app.register(authRoutes, { prefix, tokens });
     await app.register(statusRoutes, { prefix, ...context });
     await app.register(snapshotPlainRoutes, { prefix, ...context });
     await app.register(placeRoutes, { prefix, ...context, maxAreaKm2: options.exports?.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 });
   }
   if (options.exports) {
-    const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 };
+    const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2, tokens };
     for (const prefix of ["/latest", "/v1"]) await app.register(snapshotRoutes, { prefix, ...exportsContext });
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
   }
@@ -169,4 +177,6 @@ export interface RouteContext {
 
 export interface ExportsContext extends ExportsOptions {
   maxAreaKm2: number;
+  /** The users file's tokens, when the server has one. */
+  tokens: AccessTokens | undefined;
 }

@@ -49,6 +49,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
           "HOT's raw data export API (/latest, also /v1) and feature query API (/raw, /raw-validation, /stats, /report) on OpenStreetMap data in an embedded store. " +
           "Data © OpenStreetMap contributors, ODbL 1.0.",
       },
+      components: { securitySchemes: { accessToken: { type: "apiKey", in: "header", name: "access-token", description: "A token of the users file given to `basemodel serve --users`" } } },
       tags: [
         { name: "raw data export", description: "HOT raw-data-api: status and snapshots" },
         { name: "feature query", description: "Underpass-style feature queries and counts, both generations of its API (2023 and 2024)" },

@@ -143,7 +143,7 @@ function detailOf(error: ErrorObject, root: string): ValidationError {
 export function validationDetails(error: { validation?: unknown; validationContext?: string }): ValidationError[] {
   // FastAPI's names for where a value came from.
   const context = error.validationContext ?? "body";
-  const root = { params: "path", querystring: "query" }[context] ?? context;
+  const root = { params: "path", querystring: "query", headers: "header" }[context] ?? context;
   return detailsFromSchemaErrors((error.validation ?? []) as ErrorObject[], root);
 }
 

@@ -10,6 +10,8 @@ import { exportParams } from "../../export/request.js";
 import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../../export/types.js";
 import { QueueFull } from "../../tasks/queue.js";
 import type { ValidationError } from "../../api/errors.js";
+import { ROLE_NUMBERS } from "../../api/auth.js";
+import { accessToken, AUTHENTICATION_FAILED, type AccessTokens } from "../access.js";
 import type { ExportsContext } from "../app.js";
 import { acceptAliases } from "../aliases.js";
 import type { Refused } from "../body-checks.js";
@@ -64,6 +66,19 @@ function bareFormatProblems(params: SnapshotParams, refused: Refused): Validatio
 
 const isFalse = (flag: Flag | undefined): boolean => flag === false || flag === "false";
 
+/**
+ * With a users file, what upstream refuses an export request: a token that is nobody's, and
+ * `uuid` false (files named without the task id) from anyone below staff. Undefined: allowed.
+ */
+function refusedAccess(tokens: AccessTokens | undefined, request: FastifyRequest<{ Body: SnapshotParams }>): { detail: Array<{ msg: string }> } | undefined {
+  if (tokens === undefined) return undefined;
+  const token = accessToken(request);
+  const user = token === undefined ? undefined : tokens.user(token);
+  if (token !== undefined && user === undefined) return AUTHENTICATION_FAILED;
+  const staff = user !== undefined && user.role <= ROLE_NUMBERS.staff;
+  return !staff && isFalse(request.body.uuid) ? { detail: [{ msg: "Insufficient Permission for uuid = False" }] } : undefined;
+}
+
 /** Where clients reach this server: the configured public URL, else what the request was sent to. */
 function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
   return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
@@ -80,6 +95,7 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
         body: { $ref: "RawDataCurrentParams#" },
         response: {
           200: { $ref: "SnapshotAccepted#" },
+          403: { $ref: "AuthFailure#", description: "With a users file: an access-token that is nobody's, or uuid false from below staff" },
           422: { $ref: "HTTPValidationError#" },
           503: { $ref: "HTTPError#", description: "The export could not be queued: the task queue is full (its disk, or its Redis), or it cannot be reached now" },
         },
@@ -88,6 +104,8 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
       config: { checks: (body: SnapshotParams, refused) => snapshotProblems(body, context.maxAreaKm2, refused) },
     },
     async (request, reply) => {
+      const refused = refusedAccess(context.tokens, request);
+      if (refused !== undefined) return reply.code(403).send(refused);
       const params = exportParams(request.body, await polygonalArea(request.body.geometry));
       let task;
       try {

@@ -1,0 +1,66 @@
+/**
+ * raw-data-api's `access-token` header: who a request comes from, and what their role lets them
+ * do. Upstream turns the token into an OpenStreetMap user through OAuth and reads the role from
+ * its users table; this server reads both from a users file (`serve --users`). Without one,
+ * every route is open, as before, and no token is anyone's.
+ *
+ * Tokens are kept as SHA-256 digests: a lookup compares digests, so the time it takes says
+ * nothing about how much of a guessed token was right, and the tokens are not in memory.
+ */
+import { createHash } from "node:crypto";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { AuthUser } from "../api/auth.js";
+import { ROLE_NUMBERS, type Role } from "../api/auth.js";
+
+/** One line of a users file: the token a user sends, and who they are. */
+export interface UserEntry {
+  token: string;
+  osmId: number;
+  username: string;
+  role: Role;
+  imgUrl: string | null;
+}
+
+const digest = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
+
+export class AccessTokens {
+  private readonly byDigest: ReadonlyMap<string, AuthUser>;
+
+  constructor(users: readonly UserEntry[]) {
+    this.byDigest = new Map(users.map((user) => [digest(user.token), { id: user.osmId, username: user.username, img_url: user.imgUrl, role: ROLE_NUMBERS[user.role] }]));
+  }
+
+  /** The user a token names, or undefined for a token that names none. */
+  user(token: string): AuthUser | undefined {
+    return this.byDigest.get(digest(token));
+  }
+}
+
+/** The request's `access-token` header: absent, or its (first) value. */
+export function accessToken(request: FastifyRequest): string | undefined {
+  const header = request.headers["access-token"];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/** Upstream's answer to a token that names no user. */
+export const AUTHENTICATION_FAILED = { detail: [{ msg: "OSM Authentication failed" }] };
+
+/** GET /auth/me/: who the token says the caller is (upstream: 422 without the header, 403 for a token of nobody). */
+export const authRoutes: FastifyPluginAsync<{ tokens: AccessTokens | undefined }> = async (app, { tokens }) => {
+  app.get(
+    "/auth/me/",
+    {
+      schema: {
+        tags: ["raw data export"],
+        summary: "The user an access-token belongs to, with their role (1 admin, 2 staff, 3 guest)",
+        headers: { $ref: "AccessTokenHeader#" },
+        security: [{ accessToken: [] }],
+        response: { 200: { $ref: "AuthUser#" }, 403: { $ref: "AuthFailure#" }, 422: { $ref: "HTTPValidationError#" } },
+      },
+    },
+    async (request, reply) => {
+      const user = tokens?.user(accessToken(request) ?? "");
+      return user ?? reply.code(403).send(AUTHENTICATION_FAILED);
+    },
+  );
+};
