@@ -4,8 +4,8 @@
 export const ROLE_NUMBERS = { admin: 1, staff: 2, guest: 3 } as const;
 export type Role = keyof typeof ROLE_NUMBERS;
 
+/** Inline in the route (not by $ref): Fastify normalises the case of header names only in a schema it can see. */
 export const accessTokenHeaderSchema = {
-  $id: "AccessTokenHeader",
   type: "object",
   required: ["access-token"],
   properties: {

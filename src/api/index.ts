@@ -20,7 +20,7 @@ import { geometrySchema } from "./feature-collection.js";
 import { rawFeatureCollectionSchema, rawFeaturesQuerySchema, rawListSchema, rawQuerySchema } from "./raw.js";
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
-import { accessTokenHeaderSchema, authFailureSchema, authUserSchema } from "./auth.js";
+import { authFailureSchema, authUserSchema } from "./auth.js";
 import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
@@ -71,7 +71,6 @@ export const schemas = [
   osmIdQuerySchema,
   osmFeatureCollectionSchema,
   polygonStatsRequestSchema,
-  accessTokenHeaderSchema,
   authUserSchema,
   authFailureSchema,
 ] as const;

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { AuthUser } from "../api/auth.js";
-import { ROLE_NUMBERS, type Role } from "../api/auth.js";
+import { accessTokenHeaderSchema, ROLE_NUMBERS, type Role } from "../api/auth.js";
 
 /** One line of a users file: the token a user sends, and who they are. */
 export interface UserEntry {
@@ -53,7 +53,7 @@ export const authRoutes: FastifyPluginAsync<{ tokens: AccessTokens | undefined }
       schema: {
         tags: ["raw data export"],
         summary: "The user an access-token belongs to, with their role (1 admin, 2 staff, 3 guest)",
-        headers: { $ref: "AccessTokenHeader#" },
+        headers: accessTokenHeaderSchema,
         security: [{ accessToken: [] }],
         response: { 200: { $ref: "AuthUser#" }, 403: { $ref: "AuthFailure#" }, 422: { $ref: "HTTPValidationError#" } },
       },

@@ -16,8 +16,9 @@ describe("basemodel serve", { timeout: 120_000 }, () => {
     expect(buildings.features.length).toBeGreaterThan(100);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-    // The log: a line per request, nothing worse.
+    // The log: a line per request, nothing worse, and nothing that is no log line (a warning of Node's or Fastify's).
     expect(output().stderr).not.toMatch(/ (WARN|ERROR) /);
+    expect(output().stderr.split("\n").filter((line) => line !== "" && !/^\d{4}-\d\d-\d\dT\S+Z INFO {2}/.test(line))).toEqual([]);
     expect(output().stderr).toMatch(/ INFO {2}POST \/raw\/polygons 200 /);
   });
 
