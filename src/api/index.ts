@@ -12,6 +12,7 @@ export * from "./stats.js";
 export * from "./snapshot.js";
 export * from "./places.js";
 export * from "./auth.js";
+export * from "./custom.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -21,6 +22,7 @@ import { rawFeatureCollectionSchema, rawFeaturesQuerySchema, rawListSchema, rawQ
 import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTagListSchema, dataQualityTagStatsSchema } from "./report.js";
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { authFailureSchema, authUserSchema } from "./auth.js";
+import { customCategorySchema, customExportResultSchema, customSnapshotParamsSchema } from "./custom.js";
 import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
@@ -65,6 +67,9 @@ export const schemas = [
   snapshotAcceptedSchema,
   areaStatsSchema,
   exportResultSchema,
+  customCategorySchema,
+  customSnapshotParamsSchema,
+  customExportResultSchema,
   taskStatusSchema,
   countriesQuerySchema,
   countryCollectionSchema,
@@ -84,6 +89,8 @@ export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [
   dataQualityRequestSchema,
   snapshotParamsSchema,
   polygonStatsRequestSchema,
+  customSnapshotParamsSchema,
+  customCategorySchema,
 ];
 
 /** Every schema as a strict server has them: its request bodies refuse members they do not name. */

@@ -7,6 +7,7 @@
  */
 import { BARE_FORMATS_TEXT, EXPORT_FORMATS } from "../export/types.js";
 import type { AliasSpec } from "./aliases.js";
+import type { CustomExportResult } from "./custom.js";
 import { EXAMPLE_POLYGON } from "./examples.js";
 import type { Geometry } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
@@ -392,13 +393,13 @@ export const exportResultSchema = {
   },
 } as const;
 
-export type TaskStatusName = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE";
+export type TaskStatusName = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE" | "REVOKED";
 
 export interface TaskStatus {
   id: string;
   status: TaskStatusName;
   /** null until SUCCESS; `{error}` on FAILURE. */
-  result: ExportResult | { error: string } | null;
+  result: ExportResult | CustomExportResult | { error: string } | null;
   /** 0-100 */
   progress: number;
 }
@@ -411,11 +412,12 @@ export const taskStatusSchema = {
   additionalProperties: false,
   properties: {
     id: { type: "string", pattern: UUID_PATTERN },
-    status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE"] },
+    status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"] },
     result: {
       anyOf: [
         { type: "null" },
         { $ref: "ExportResult#" },
+        { $ref: "CustomExportResult#" },
         { type: "object", required: ["error"], additionalProperties: false, properties: { error: { type: "string", description: "One line: why the export failed" } } },
       ],
     },

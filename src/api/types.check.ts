@@ -16,6 +16,7 @@ import type {
   DataQualityTagStat,
   dataQualityTagStatsSchema,
 } from "./report.js";
+import type { CustomCategory, customCategorySchema, CustomExportResult, customExportResultSchema } from "./custom.js";
 import type { AreaStats, areaStatsSchema, ExportResult, exportResultSchema, SnapshotAccepted, snapshotAcceptedSchema } from "./snapshot.js";
 import type { SnapshotParamsPlain, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import type { FeatureCount, featureCountSchema, StatsQuery, statsQuerySchema, ValidationCount, validationCountSchema } from "./stats.js";
@@ -44,3 +45,5 @@ type _HTTPValidationError = Assert<Same<HTTPValidationError, { detail: Validatio
 type _SnapshotAccepted = Assert<Same<SnapshotAccepted, FromSchema<typeof snapshotAcceptedSchema>>>;
 type _AreaStats = Assert<Same<AreaStats, FromSchema<typeof areaStatsSchema>>>;
 type _ExportResult = Assert<Same<ExportResult, FromSchema<typeof exportResultSchema, { references: [typeof areaStatsSchema] }>>>;
+type _CustomCategory = Assert<Same<CustomCategory, Named<FromSchema<typeof customCategorySchema>>>>;
+type _CustomExportResult = Assert<Same<CustomExportResult, FromSchema<typeof customExportResultSchema>>>;

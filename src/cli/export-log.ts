@@ -4,7 +4,7 @@
  * process (HTTP processes submit through it), so every export's lines come from one place.
  */
 import type { Log } from "../server/log.js";
-import type { ExportSubmitter, ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import { isCustomOutcome, type ExportSubmitter, type ExportTaskPayload, type ExportTaskResult } from "../tasks/export-tasks.js";
 import type { TaskHandler } from "../tasks/queue.js";
 
 export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSubmitter {
@@ -25,7 +25,7 @@ export function loggedHandler(handler: TaskHandler<ExportTaskPayload, ExportTask
     try {
       const result = await handler(payload, context);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      log.info(`export ${context.id} finished in ${seconds} s: ${result.download}, ${result.downloadBytes} bytes`);
+      log.info(`export ${context.id} finished in ${seconds} s: ${published(result)}`);
       return result;
     } catch (error) {
       if (context.signal.aborted) log.info(`export ${context.id} stopped with this process; it is queued again`);
@@ -33,6 +33,13 @@ export function loggedHandler(handler: TaskHandler<ExportTaskPayload, ExportTask
       throw error;
     }
   };
+}
+
+/** What the export published: its file, or a custom export's zips. */
+function published(result: ExportTaskResult): string {
+  if (!isCustomOutcome(result)) return `${result.download}, ${result.downloadBytes} bytes`;
+  const zips = result.categories.flatMap((category) => category.resources);
+  return `${zips.length} zip${zips.length === 1 ? "" : "s"} of ${result.categories.length} categor${result.categories.length === 1 ? "y" : "ies"}, ${zips.reduce((sum, zip) => sum + zip.bytes, 0)} bytes`;
 }
 
 function oneLine(error: unknown): string {

@@ -51,7 +51,7 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"];
+const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"];
 
 /** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;

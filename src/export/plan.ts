@@ -30,6 +30,8 @@ export interface ExportPlan {
   relation: SpatialRelation;
   /** What is written of a feature's geometry: itself, or its centroid. */
   geometry(feature: OsmFeature): Geometry;
+  /** True when the plan asks for one kind of geometry, and its files are named without the kind (custom exports). */
+  oneGeometryKind?: boolean;
 }
 
 /** Relations are split by geometry: lines go with ways_line, areas with ways_poly. */

@@ -8,19 +8,19 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { AreaStats } from "../api/snapshot.js";
+import type { AreaStats, PolygonalGeometry } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
 import { prepareArea, type PreparedArea } from "../geometry/geos.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { areaStats } from "./area-stats.js";
 import type { ArtifactStore } from "./artifacts.js";
 import { sanitizeFileName } from "./file-name.js";
-import { createWriter, type ExportWriter } from "./index.js";
+import { createWriter, type ExportFormat, type ExportWriter } from "./index.js";
 import { planMatches } from "./matches.js";
 import { planExport, type ExportPlan } from "./plan.js";
 import { downloadPath } from "./published.js";
 import { flagOf, type ExportParams } from "./request.js";
-import { writeZip } from "./zip.js";
+import { writeZip, type ZipEntry } from "./zip.js";
 
 export interface SnapshotOutcome {
   /** The published file's download path ("/"-separated): the zip, or the bare file (bindZip false). */
@@ -60,22 +60,37 @@ export async function exportSnapshot(store: FeatureStore, params: ExportParams, 
   const fileName = sanitizeFileName(params.fileName);
   const zipped = flagOf(params, "bindZip");
   const download = downloadPath({ fileName, outputType, taskId: options.taskId, uuid: flagOf(params, "uuid"), extension: zipped ? "zip" : outputType });
+  return withExportResources(store, params.geometry, options, async (data, area, work) => {
+    const { files, features } = await writeFeatures(data, area, params, planExport(params), work, fileName, options);
+    const stats = flagOf(params, "includeStats") ? await areaStats(data, area) : undefined;
+    const fileBytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, file) => sum + file.size, 0);
+    const downloadBytes = zipped
+      ? await zipFiles(options.artifacts, download, files, params, features, stats, options.signal)
+      : await publishBare(options.artifacts, download, files);
+    options.onProgress?.(100);
+    return { download, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, downloadBytes, seconds: (performance.now() - started) / 1000, ...(stats && { stats }) };
+  });
+}
+
+/**
+ * Runs `body` with what an export works with: the task's work folder, the area prepared for
+ * exact tests, and every table as of one moment (whatever `basemodel update` commits while the
+ * export runs). All three are released however `body` ends.
+ */
+export async function withExportResources<T>(
+  store: FeatureStore,
+  geometry: PolygonalGeometry,
+  options: Pick<SnapshotOptions, "artifacts" | "taskId">,
+  body: (data: FeatureSnapshot, area: PreparedArea, work: string) => Promise<T>,
+): Promise<T> {
   // By task, not by name: without the task id in it, a name may be another task's too.
   const work = await options.artifacts.workFolder(options.taskId);
   try {
-    const area = await prepareArea(params.geometry);
+    const area = await prepareArea(geometry);
     try {
-      // Every table as of one moment, whatever `basemodel update` commits while the export runs.
       const data = await store.snapshot();
       try {
-        const { files, features } = await writeFeatures(data, area, params, planExport(params), work, fileName, options);
-        const stats = flagOf(params, "includeStats") ? await areaStats(data, area) : undefined;
-        const fileBytes = (await Promise.all(files.map((file) => stat(file)))).reduce((sum, file) => sum + file.size, 0);
-        const downloadBytes = zipped
-          ? await zipFiles(options.artifacts, download, files, params, features, stats, options.signal)
-          : await publishBare(options.artifacts, download, files);
-        options.onProgress?.(100);
-        return { download, fileName, features, areaKm2: areaKm2(params.geometry), fileBytes, downloadBytes, seconds: (performance.now() - started) / 1000, ...(stats && { stats }) };
+        return await body(data, area, work);
       } finally {
         await data.close();
       }
@@ -97,16 +112,18 @@ async function zipFiles(
   stats: AreaStats | undefined,
   signal?: AbortSignal,
 ): Promise<number> {
+  const entries: ZipEntry[] = [
+    ...files.map((path) => ({ name: basename(path), path })),
+    { name: "clipping_boundary.geojson", content: JSON.stringify(params.geometry) + "\n" },
+    { name: "Readme.txt", content: readme(params, features, stats) },
+  ];
+  return publishZip(artifacts, download, entries, signal);
+}
+
+/** Zips `entries` where the artifact store stages `download`, then publishes the zip whole; returns its size. */
+export async function publishZip(artifacts: ArtifactStore, download: string, entries: readonly ZipEntry[], signal?: AbortSignal): Promise<number> {
   const staged = await artifacts.stagingPath(download);
-  await writeZip(
-    staged,
-    [
-      ...files.map((path) => ({ name: basename(path), path })),
-      { name: "clipping_boundary.geojson", content: JSON.stringify(params.geometry) + "\n" },
-      { name: "Readme.txt", content: readme(params, features, stats) },
-    ],
-    signal,
-  );
+  await writeZip(staged, entries, signal);
   return artifacts.publish(staged, download);
 }
 
@@ -127,23 +144,49 @@ async function writeFeatures(
   fileName: string,
   options: SnapshotOptions,
 ): Promise<{ files: string[]; features: number }> {
-  const writer = await createWriter(params.outputType ?? "geojson", work, fileName, { columns: plan.columns });
+  const { files, features } = await writeFormats(data, area, plan, [{ format: params.outputType ?? "geojson", baseName: fileName }], work, options);
+  return { files: files[0]!, features };
+}
+
+/** One file (or set of files, for a shapefile) an export writes, in this format and under this sanitised name. */
+export interface FormatFile {
+  format: ExportFormat;
+  baseName: string;
+}
+
+/**
+ * Streams the plan's matches into one writer per format (one query, however many formats) and
+ * finishes them: the files of each, in the order given. On failure every writer is aborted.
+ */
+export async function writeFormats(
+  data: FeatureSnapshot,
+  area: PreparedArea,
+  plan: ExportPlan,
+  outputs: readonly FormatFile[],
+  work: string,
+  options: Pick<SnapshotOptions, "onProgress" | "signal">,
+): Promise<{ files: string[][]; features: number }> {
+  const writers: ExportWriter[] = [];
   try {
-    return await writeMatches(data, area, plan, writer, options);
+    for (const { format, baseName } of outputs) writers.push(await createWriter(format, work, baseName, { columns: plan.columns, oneGeometryKind: plan.oneGeometryKind }));
+    const features = await writeMatches(data, area, plan, writers, options);
+    const files: string[][] = [];
+    for (const writer of writers) files.push(await writer.finish());
+    return { files, features };
   } catch (error) {
-    await writer.abort();
+    await Promise.all(writers.map((writer) => writer.abort()));
     throw error;
   }
 }
 
-/** Streams the plan's matches into `writer` and finishes it. */
+/** Streams the plan's matches into every writer; returns how many features each got. */
 async function writeMatches(
   data: FeatureSnapshot,
   area: PreparedArea,
   plan: ExportPlan,
-  writer: ExportWriter,
-  options: SnapshotOptions,
-): Promise<{ files: string[]; features: number }> {
+  writers: readonly ExportWriter[],
+  options: Pick<SnapshotOptions, "onProgress" | "signal">,
+): Promise<number> {
   const queries = plan.parts.flatMap((part) => part.tables.map((table) => ({ part, table })));
   const counts = await Promise.all(queries.map(({ part, table }) => data.countCandidates(table, area, { tags: part.tags, relation: plan.relation, geometry: part.kind })));
   const total = counts.reduce((sum, count) => sum + count, 0);
@@ -156,23 +199,24 @@ async function writeMatches(
   };
   let features = 0;
   for await (const feature of planMatches(data, area, plan, onRead)) {
-    await writer.write(feature);
+    for (const writer of writers) await writer.write(feature);
     if (++features % FEATURES_PER_TURN === 0) {
       await yieldToEventLoop();
       options.signal?.throwIfAborted();
     }
   }
-  return { files: await writer.finish(), features };
+  return features;
 }
 
-function readme(params: ExportParams, features: number, stats: AreaStats | undefined): string {
+/** The zip's Readme.txt: what was asked (`request`, as JSON), how many features came, and the data's licence. */
+export function readme(request: unknown, features: number, stats?: AreaStats): string {
   return [
     "Exported by basemodel's reference server (raw data export API).",
     `Export time (UTC): ${new Date().toISOString()}`,
     `Features: ${features}`,
     "",
     "Request:",
-    JSON.stringify(params, null, 2),
+    JSON.stringify(request, null, 2),
     "",
     ...(stats ? ["About the area:", stats.summary.buildings, stats.summary.roads, stats.meta.description, ""] : []),
     "Data © OpenStreetMap contributors, available under the Open Database License (ODbL) 1.0:",

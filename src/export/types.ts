@@ -35,6 +35,11 @@ export interface ExportFeature {
 export interface ExportOptions {
   /** Every property a feature may carry, in the order the output lists them. */
   columns: readonly ExportColumn[];
+  /**
+   * Every feature has one kind of geometry (a custom export's type): a format that keeps each
+   * kind apart (shapefile) names its one file after the base alone, as upstream's custom exports do.
+   */
+  oneGeometryKind?: boolean;
 }
 
 /**

@@ -45,6 +45,22 @@ export function accessToken(request: FastifyRequest): string | undefined {
 /** Upstream's answer to a token that names no user. */
 export const AUTHENTICATION_FAILED = { detail: [{ msg: "OSM Authentication failed" }] };
 
+/** FastAPI's answer to a route that needs the header, called without it. */
+const TOKEN_MISSING = { detail: [{ loc: ["header", "access-token"], msg: "Field required", type: "missing" }] };
+
+/**
+ * What upstream answers a request to a route kept to `role` and above: 422 without a token, 403
+ * for a token of nobody or a role below. Undefined: allowed, as every request is without a users file.
+ */
+export function refusedRole(tokens: AccessTokens | undefined, request: FastifyRequest, role: Exclude<Role, "guest">): { status: 403 | 422; body: unknown } | undefined {
+  if (tokens === undefined) return undefined;
+  const token = accessToken(request);
+  if (token === undefined) return { status: 422, body: TOKEN_MISSING };
+  const user = tokens.user(token);
+  if (user === undefined) return { status: 403, body: AUTHENTICATION_FAILED };
+  return user.role <= ROLE_NUMBERS[role] ? undefined : { status: 403, body: { detail: [{ msg: `User is not ${role === "admin" ? "an admin" : "a staff"}` }] } };
+}
+
 /** GET /auth/me/: who the token says the caller is (upstream: 422 without the header, 403 for a token of nobody). */
 export const authRoutes: FastifyPluginAsync<{ tokens: AccessTokens | undefined }> = async (app, { tokens }) => {
   app.get(

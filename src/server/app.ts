@@ -22,6 +22,7 @@ import { rawRoutes } from "./routes/raw.js";
 import { rawValidationRoutes } from "./routes/raw-validation.js";
 import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
+import { customRoutes } from "./routes/custom.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
 import { AccessTokens, authRoutes, type UserEntry } from "./access.js";
@@ -159,7 +160,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   }
   if (options.exports) {
     const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2, tokens };
-    for (const prefix of ["/latest", "/v1"]) await app.register(snapshotRoutes, { prefix, ...exportsContext });
+    for (const prefix of ["/latest", "/v1"]) {
+      await app.register(snapshotRoutes, { prefix, ...exportsContext });
+      await app.register(customRoutes, { prefix, ...exportsContext, store: options.store });
+    }
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
   }
   await app.register(rawRoutes, { prefix: "/raw", ...context });

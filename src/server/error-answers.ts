@@ -16,6 +16,8 @@ import { pathOf, requestLine } from "./request-line.js";
 
 /** Raised by the body parser: the body is not JSON. */
 export class BodyNotJson extends Error {}
+/** A body the YAML route could not read as YAML. */
+export class BodyNotYaml extends Error {}
 
 /** Which methods each route answers, to tell a wrong method (405) from a wrong path (404). */
 export class RouteMethods {
@@ -171,6 +173,7 @@ function describe(error: FastifyError, request: FastifyRequest, bodyLimit: numbe
   if (error instanceof RequestProblem) return [422, error.detail];
   if (error.validation) return [422, validationDetails(error)];
   if (error instanceof BodyNotJson) return [422, [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }]];
+  if (error instanceof BodyNotYaml) return [422, [{ loc: ["body"], msg: `the body is not valid YAML: ${error.message}`, type: "yaml_invalid" }]];
   if (error instanceof QueueUnavailable) return [503, `the export queue cannot be reached now (${error.message}); try again in a moment`];
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

@@ -1,6 +1,10 @@
 /** A queued export task as the wire's task status (docs/decisions.md: every result member in both spellings). */
 import type { ExportResult, TaskStatus } from "../api/snapshot.js";
-import type { ExportTaskResult } from "../tasks/export-tasks.js";
+import type { CustomExportResult } from "../api/custom.js";
+import type { CustomExportOutcome } from "../export/custom.js";
+import type { SnapshotOutcome } from "../export/snapshot.js";
+import type { ExportFormat } from "../export/types.js";
+import { isCustomOutcome, type ExportTaskResult } from "../tasks/export-tasks.js";
 import type { Task } from "../tasks/queue.js";
 
 /** Python's str(timedelta) for durations under a day: `H:MM:SS.ffffff`, as the real worker reports. */
@@ -13,7 +17,7 @@ export function formatDuration(seconds: number): string {
   return `${hours}:${String(minutes).padStart(2, "0")}:${String(wholeSeconds).padStart(2, "0")}.${String(fraction).padStart(6, "0")}`;
 }
 
-function exportResult(result: ExportTaskResult, downloadUrl: string): ExportResult {
+function exportResult(result: SnapshotOutcome, downloadUrl: string): ExportResult {
   const time = formatDuration(result.seconds);
   const area = `${result.areaKm2.toFixed(2)} Sq Km`;
   const size = `${(result.fileBytes / 1e6).toFixed(2)} MB`;
@@ -35,11 +39,59 @@ function exportResult(result: ExportTaskResult, downloadUrl: string): ExportResu
   };
 }
 
+/** Upstream's humanize.naturaldelta, for the durations an export takes: "a moment", "a second", "12 seconds", "a minute", "3 hours". */
+export function naturalDelta(seconds: number): string {
+  const units: Array<[string, number]> = [
+    ["day", 86_400],
+    ["hour", 3_600],
+    ["minute", 60],
+    ["second", 1],
+  ];
+  for (const [unit, size] of units) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return count === 1 ? `a${unit === "hour" ? "n" : ""} ${unit}` : `${count} ${unit}s`;
+  }
+  return "a moment";
+}
+
+function customResult(result: CustomExportOutcome, urlOf: (download: string) => string): CustomExportResult {
+  const datasets = result.categories.map(({ name, resources }) => ({
+    [name]: {
+      resources: resources.map((resource) => ({
+        name: resource.name,
+        url: urlOf(resource.download),
+        format: resource.format,
+        description: DRIVER_NAMES[resource.format],
+        size: resource.bytes,
+        last_modifed: upstreamTime(resource.madeAt),
+      })),
+    },
+  }));
+  return { datasets, elapsed_time: naturalDelta(result.seconds), started_at: upstreamTime(result.startedAt) };
+}
+
+/** GDAL's names of the formats, which upstream gives as each file's description. */
+const DRIVER_NAMES: Record<ExportFormat, string> = {
+  geojson: "GeoJSON",
+  shp: "ESRI Shapefile",
+  gpkg: "GPKG",
+  fgb: "FlatGeobuf",
+  kml: "KML",
+  csv: "CSV",
+  parquet: "PARQUET",
+};
+
+/** Upstream's times: Python's isoformat() of a time without its zone (here UTC). */
+const upstreamTime = (iso: string): string => iso.replace(/Z$/, "");
+
 /** `baseUrl` is where the server is reached from outside, e.g. "https://exports.example.org". */
 export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskStatus {
+  const urlOf = (download: string) => `${baseUrl}/exports/${download.split("/").map(encodeURIComponent).join("/")}`;
   const result =
     task.state === "SUCCESS" && task.result !== null
-      ? exportResult(task.result, `${baseUrl}/exports/${task.result.download.split("/").map(encodeURIComponent).join("/")}`)
+      ? isCustomOutcome(task.result)
+        ? customResult(task.result, urlOf)
+        : exportResult(task.result, urlOf(task.result.download))
       : task.state === "FAILURE"
         ? { error: task.error ?? "the export failed" }
         : null;

@@ -3,18 +3,19 @@
  * worker runs, and the clean-up of old exports. Knows the queue only by its interface.
  */
 import type { ArtifactStore } from "../export/artifacts.js";
+import { exportCustom, type CustomExportJob, type CustomExportOutcome } from "../export/custom.js";
 import { ExportLimitError } from "../export/index.js";
 import type { ExportParams } from "../export/request.js";
 import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
 
-export interface ExportTaskPayload {
-  /** The request, checked, in camelCase. */
-  params: ExportParams;
-}
+/** A snapshot export (its request, checked, in camelCase), or a custom export of categories. */
+export type ExportTaskPayload = { params: ExportParams } | { custom: CustomExportJob };
 
-export type ExportTaskResult = SnapshotOutcome;
+export type ExportTaskResult = SnapshotOutcome | CustomExportOutcome;
+
+export const isCustomOutcome = (result: ExportTaskResult): result is CustomExportOutcome => "kind" in result && result.kind === "custom";
 
 export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult>;
 
@@ -25,9 +26,10 @@ export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult>
 const DISK_FULL: ReadonlySet<unknown> = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
 
 export function exportTaskHandler(store: FeatureStore, artifacts: ArtifactStore): TaskHandler<ExportTaskPayload, ExportTaskResult> {
-  return async ({ params }, context) => {
+  return async (payload, context) => {
+    const options = { artifacts, taskId: context.id, onProgress: context.progress, signal: context.signal };
     try {
-      return await exportSnapshot(store, params, { artifacts, taskId: context.id, onProgress: context.progress, signal: context.signal });
+      return "custom" in payload ? await exportCustom(store, payload.custom, options) : await exportSnapshot(store, payload.params, options);
     } catch (error) {
       // A format's limit is reached again on every run: no point retrying.
       if (error instanceof ExportLimitError) throw new PermanentTaskError(error.message);

@@ -27,7 +27,7 @@ describe("export log lines", () => {
         }, log),
         { concurrency: 1 },
       );
-      const task = await loggedSubmitter(queue, log).enqueue({ params: {} as ExportTaskPayload["params"] });
+      const task = await loggedSubmitter(queue, log).enqueue({ params: {} as Extract<ExportTaskPayload, { params: unknown }>["params"] });
       for (let polls = 0; polls < 1000 && (await queue.get(task.id))?.state !== "FAILURE"; polls++) await new Promise((resolve) => setTimeout(resolve, 5));
       expect((await queue.get(task.id))?.state).toBe("FAILURE");
       const lines = written.trimEnd().split("\n").map((line) => line.replace(/^\S+ /, ""));

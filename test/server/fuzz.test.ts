@@ -79,13 +79,71 @@ describe("fuzzing every route with random bodies", { timeout: 600_000 }, () => {
   });
 });
 
+/** Custom exports: the members upstream's DynamicCategoriesModel knows, categories half right, and `where`s from SQL's pieces. */
+const whereText = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc
+    .array(fc.constantFrom("tags['building']", "tags['a''b']", "highway", '"addr:city"', "tags->>'shop'", "IS", "NOT", "NULL", "IN", "(", ")", "'x'", "'", ",", "=", "!=", "AND", "OR", "LIKE", "2", "-1.5", "[", "]", "tags"), { maxLength: 12 })
+    .map((tokens) => tokens.join(" ")),
+);
+const category = fc.record(
+  {
+    types: fc.oneof(fc.subarray(["points", "lines", "polygons"]), fc.jsonValue({ maxDepth: 1 })),
+    select: fc.oneof(fc.array(fc.constantFrom("name", "building", "osm_id", "osm_type", "__proto__", ""), { maxLength: 4 }), fc.jsonValue({ maxDepth: 1 })),
+    where: fc.oneof(whereText, fc.jsonValue({ maxDepth: 1 })),
+    formats: fc.oneof(fc.subarray(["geojson", "shp", "kml", "gpkg", "mvt"]), fc.jsonValue({ maxDepth: 1 })),
+  },
+  { requiredKeys: [] },
+);
+const customBody = fc.dictionary(
+  fc.constantFrom("iso3", "geometry", "categories", "dataset", "queue", "hdx_upload", "meta", "__proto__"),
+  fc.oneof(
+    polygon,
+    fc.constantFrom("MCO", "mco", "FRA", "", "raw_daemon", "raw_ondemand", "elsewhere", true, null),
+    fc.record({ dataset_prefix: fc.oneof(fc.string({ maxLength: 20 }), fc.constant("hotosm_project_1")) }, { requiredKeys: [] }),
+    fc.array(fc.dictionary(fc.constantFrom("Roads", "", "__proto__", "../x"), category, { maxKeys: 2 }), { maxLength: 3 }),
+    fc.jsonValue({ maxDepth: 3 }),
+  ),
+  { maxKeys: 5 },
+);
+
+describe("fuzzing the custom export routes, JSON and YAML", { timeout: 600_000 }, () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startExportServer({ concurrency: 1 });
+  });
+
+  it("never answers 500: every answer is 200 or a 422 with a detail", async () => {
+    const seen = new Map<number, number>();
+    const check = async (route: string, payload: unknown) => {
+      const answer = await server.post(route, payload);
+      seen.set(answer.status, (seen.get(answer.status) ?? 0) + 1);
+      expect([200, 422], `${route} ${JSON.stringify(payload)?.slice(0, 300)} -> ${answer.status} ${answer.text.slice(0, 300)}`).toContain(answer.status);
+      if (answer.status !== 200) expect(answer.body.detail).toBeDefined();
+    };
+    const routes = fc.constantFrom("/latest/custom/snapshot/", "/v1/custom/snapshot/yaml/");
+    await fc.assert(
+      fc.asyncProperty(routes, customBody, async (route, payload) => check(route, payload)),
+      { numRuns: 800, seed: 20261127 },
+    );
+    const yamlText = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom("a: &x [*x]", "- &a [*a, *a]\n- *a", "categories: !!binary AAAA", "? [a]\n: b", "'", "{", "categories:\n  - Roads:\n      types: [lines]"));
+    await fc.assert(
+      fc.asyncProperty(yamlText, async (text) => check("/latest/custom/snapshot/yaml/", text)),
+      { numRuns: 300, seed: 20261128 },
+    );
+    expect((await server.get("/latest/status/")).status).toBe(200);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(seen.get(422)).toBeGreaterThan(100);
+  });
+});
+
 describe("bodies nested deeper than any request needs", { timeout: 600_000 }, () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startExportServer();
   });
 
-  const DEEP_ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", "/latest/snapshot/", "/raw/all", "/raw/polygonsList", "/raw-validation/list", "/stats/count", "/report/dataQualityGeo", "/report/dataQualityTags/csv"];
+  const DEEP_ROUTES = ["/latest/snapshot/plain/", "/v1/snapshot/plain/", "/latest/snapshot/", "/latest/custom/snapshot/", "/raw/all", "/raw/polygonsList", "/raw-validation/list", "/stats/count", "/report/dataQualityGeo", "/report/dataQualityTags/csv"];
   const SQUARE = '{"type":"Polygon","coordinates":[[[7.42,43.73],[7.43,43.73],[7.43,43.74],[7.42,43.73]]]}';
   /** Where a deep value (@) goes: the whole body, and each member of each route, nested or not. */
   const PLACES = [
@@ -113,6 +171,18 @@ describe("bodies nested deeper than any request needs", { timeout: 600_000 }, ()
             expect(answer.body.detail[0].loc, what).toHaveLength(MAX_BODY_DEPTH + 1);
           }
         }
+      }
+    }
+    expect((await server.get("/latest/status/")).status).toBe(200);
+  });
+
+  it("a YAML body too deep is a 422 too: at the first level too deep, or, past what the YAML reader can nest, the body", async () => {
+    for (const levels of [MAX_BODY_DEPTH + 1, 5_000, 100_000]) {
+      for (const deep of [deepArray(levels), deepObject(levels).replaceAll('"":', "a: ")]) {
+        const answer = await server.post("/latest/custom/snapshot/yaml/", `categories: ${deep}`);
+        const what = `${levels} levels -> ${answer.status} ${answer.text.slice(0, 300)}`;
+        expect(answer.status, what).toBe(422);
+        expect(answer.body.detail[0].type, what).toBe("too_deep");
       }
     }
     expect((await server.get("/latest/status/")).status).toBe(200);

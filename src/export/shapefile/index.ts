@@ -1,7 +1,8 @@
 /**
  * ESRI Shapefile, written by the project (the npm writers are broken: docs/decisions.md, "Writers").
  * A shapefile holds one geometry type, so an export makes up to three, named as the real
- * service names them: `<base>_point`, `<base>_line`, `<base>_poly`, each with .shp .shx .dbf
+ * service names them: `<base>_point`, `<base>_line`, `<base>_poly` (or `<base>` alone for features of one
+ * kind, as its custom exports name them), each with .shp .shx .dbf
  * .prj (WGS 84) .cpg (UTF-8). Records stream to .shp/.shx, whose headers (length, extent) are
  * patched at finish; attributes are spooled, as the .dbf widths depend on every value.
  */
@@ -44,7 +45,8 @@ export async function createShapefileWriter(
   const created: string[] = [];
 
   const openLayer = async (kind: ShapeKind): Promise<Layer> => {
-    const base = join(directory, `${baseName}_${kind}`);
+    if (options.oneGeometryKind && layers.size > 0) throw new Error(`a shapefile export of one geometry kind got a ${kind} after a ${[...layers.keys()][0]}`);
+    const base = join(directory, options.oneGeometryKind ? baseName : `${baseName}_${kind}`);
     created.push(...[".shp", ".shx", ".dbf", ".prj", ".cpg", ".dbf.spool"].map((ext) => base + ext));
     const layer: Layer = {
       base,

@@ -1,9 +1,7 @@
 /**
  * raw-data-api's lookups: the countries (GET /countries/, /countries/{cid}/), the features of
  * an OSM id (GET /osm_id/) and the buildings and roads of an area (POST /stats/polygon/).
- *
- * Upstream keeps its countries in a table of their own; here they are the store's boundary
- * relations of admin_level 2 whose geometry is an area, found by tags like any feature.
+ * The countries are the store's own (src/server/countries.ts).
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { ValidationError } from "../../api/errors.js";
@@ -12,37 +10,15 @@ import type { AreaStats } from "../../api/snapshot.js";
 import type { FeatureCollection } from "../../api/feature-collection.js";
 import { areaStats } from "../../export/area-stats.js";
 import { prepareArea } from "../../geometry/geos.js";
-import { EVERYWHERE } from "../../query/everywhere.js";
-import type { TagFilter } from "../../query/types.js";
-import type { FeatureStore, OsmFeature } from "../../store/store.js";
+import type { FeatureStore } from "../../store/store.js";
 import type { RouteContext } from "../app.js";
 import type { Refused } from "../body-checks.js";
+import { countries, countryArea, unknownCountry } from "../countries.js";
 import { exportAreaProblems, polygonalArea } from "../export-area.js";
 
 export interface PlacesContext extends RouteContext {
   /** The largest area /stats/polygon/ counts in (the export limit: it reads as much). */
   maxAreaKm2: number;
-}
-
-const COUNTRY_TAGS: TagFilter = {
-  join: "and",
-  conditions: [
-    { key: "boundary", values: ["administrative"] },
-    { key: "admin_level", values: ["2"] },
-  ],
-};
-
-function country(feature: OsmFeature): Country {
-  const { tags } = feature;
-  const name = tags["name:en"] ?? tags["name"] ?? tags["int_name"] ?? "";
-  return { type: "Feature", id: feature.osmId, geometry: feature.geometry, properties: { cid: feature.osmId, name, iso3: tags["ISO3166-1:alpha3"]?.toLowerCase() ?? null } };
-}
-
-/** Every country of the store, by id. */
-async function countries(store: FeatureStore): Promise<Country[]> {
-  const found: Country[] = [];
-  for await (const feature of store.candidates("relations", EVERYWHERE, { tags: COUNTRY_TAGS, geometry: "polygon" })) found.push(country(feature));
-  return found;
 }
 
 /** Upstream's timestamp: UTC without the zone, as PostgreSQL writes a `timestamp` in JSON. */
@@ -55,9 +31,7 @@ async function statsProblems(store: FeatureStore, body: StatsRequestParams, maxA
   if (refused(["body", "geometry"]) || refused(["body", "iso3"])) return [];
   if (body.geometry !== undefined) return exportAreaProblems(body.geometry, ["body", "geometry"], { km2: maxAreaKm2, advice: "for the statistics of one request; split it into smaller areas" });
   if (body.iso3 === undefined) return [{ loc: ["body"], msg: 'give the area as "geometry" (a Polygon, MultiPolygon, Feature or FeatureCollection) or a country as "iso3"', type: "value_error" }];
-  const iso3 = body.iso3.toLowerCase();
-  if ((await countries(store)).some((found) => found.properties.iso3 === iso3)) return [];
-  return [{ loc: ["body", "iso3"], msg: `no country of this server's data has the ISO 3166-1 alpha-3 code ${JSON.stringify(body.iso3)}; GET /countries/ lists those it has`, type: "value_error" }];
+  return (await countryArea(store, body.iso3)) === undefined ? [unknownCountry(body.iso3, ["body", "iso3"])] : [];
 }
 
 export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { store, maxAreaKm2 }) => {
@@ -130,8 +104,8 @@ export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { stor
     },
     async (request): Promise<AreaStats> => {
       const { geometry, iso3 } = request.body;
-      const polygon = geometry !== undefined ? await polygonalArea(geometry) : (await countries(store)).find((found) => found.properties.iso3 === iso3!.toLowerCase())!.geometry;
-      const area = await prepareArea(polygon as Parameters<typeof prepareArea>[0]);
+      const polygon = geometry !== undefined ? await polygonalArea(geometry) : (await countryArea(store, iso3!))!;
+      const area = await prepareArea(polygon);
       const data = await store.snapshot();
       try {
         return await areaStats(data, area);

@@ -2,12 +2,13 @@
  * POST /snapshot/ (queue an export, answer at once) and GET /tasks/status/{task_id}/ (how it
  * goes, and where to download it once done).
  */
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { MAX_LIST_ITEMS } from "../../api/limits.js";
 import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
 import { attributeKeys, isJoined } from "../../export/plan.js";
 import { exportParams } from "../../export/request.js";
 import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../../export/types.js";
+import type { ExportSubmitter, ExportTaskPayload } from "../../tasks/export-tasks.js";
 import { QueueFull } from "../../tasks/queue.js";
 import type { ValidationError } from "../../api/errors.js";
 import { ROLE_NUMBERS } from "../../api/auth.js";
@@ -79,6 +80,20 @@ function refusedAccess(tokens: AccessTokens | undefined, request: FastifyRequest
   return !staff && isFalse(request.body.uuid) ? { detail: [{ msg: "Insufficient Permission for uuid = False" }] } : undefined;
 }
 
+/** Queues an export and answers with the task to poll, or a 503 that says what is full. */
+export async function enqueueExport(queue: ExportSubmitter, payload: ExportTaskPayload, reply: FastifyReply): Promise<SnapshotAccepted | FastifyReply> {
+  let task;
+  try {
+    task = await queue.enqueue(payload);
+  } catch (error) {
+    if (!(error instanceof QueueFull)) throw error;
+    // The queue says what is full: the embedded queue's disk, or the memory of a Redis.
+    return reply.code(503).send({ detail: `${error.message}: the export could not be queued; try again once old exports are deleted` });
+  }
+  const trackLink = `/tasks/status/${task.id}/`;
+  return { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
+}
+
 /** Where clients reach this server: the configured public URL, else what the request was sent to. */
 function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
   return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
@@ -106,18 +121,7 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
     async (request, reply) => {
       const refused = refusedAccess(context.tokens, request);
       if (refused !== undefined) return reply.code(403).send(refused);
-      const params = exportParams(request.body, await polygonalArea(request.body.geometry));
-      let task;
-      try {
-        task = await context.queue.enqueue({ params });
-      } catch (error) {
-        if (!(error instanceof QueueFull)) throw error;
-        // The queue says what is full: the embedded queue's disk, or the memory of a Redis.
-        return reply.code(503).send({ detail: `${error.message}: the export could not be queued; try again once old exports are deleted` });
-      }
-      const trackLink = `/tasks/status/${task.id}/`;
-      const body: SnapshotAccepted = { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
-      return body;
+      return enqueueExport(context.queue, { params: exportParams(request.body, await polygonalArea(request.body.geometry)) }, reply);
     },
   );
 
