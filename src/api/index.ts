@@ -13,6 +13,7 @@ export * from "./snapshot.js";
 export * from "./places.js";
 export * from "./auth.js";
 export * from "./custom.js";
+export * from "./tasks.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -23,6 +24,7 @@ import { dataQualityGeoCollectionSchema, dataQualityRequestSchema, dataQualityTa
 import { plainSnapshotResponseSchema, snapshotParamsPlainSchema } from "./snapshot-plain.js";
 import { authFailureSchema, authUserSchema } from "./auth.js";
 import { customCategorySchema, customExportResultSchema, customSnapshotParamsSchema } from "./custom.js";
+import { inspectQuerySchema, queueDetailsQuerySchema, queueDetailsSchema, queueLengthsSchema, taskRevokedSchema, tasksPurgedSchema, workersInspectSchema, workersPingSchema } from "./tasks.js";
 import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
@@ -71,6 +73,14 @@ export const schemas = [
   customSnapshotParamsSchema,
   customExportResultSchema,
   taskStatusSchema,
+  inspectQuerySchema,
+  queueDetailsQuerySchema,
+  taskRevokedSchema,
+  tasksPurgedSchema,
+  workersInspectSchema,
+  workersPingSchema,
+  queueLengthsSchema,
+  queueDetailsSchema,
   countriesQuerySchema,
   countryCollectionSchema,
   osmIdQuerySchema,

@@ -412,7 +412,7 @@ export const taskStatusSchema = {
   additionalProperties: false,
   properties: {
     id: { type: "string", pattern: UUID_PATTERN },
-    status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"] },
+    status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"], description: "REVOKED: stopped by GET /tasks/revoke/{task_id}/ or /tasks/purge/" },
     result: {
       anyOf: [
         { type: "null" },

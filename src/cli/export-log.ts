@@ -4,7 +4,8 @@
  * process (HTTP processes submit through it), so every export's lines come from one place.
  */
 import type { Log } from "../server/log.js";
-import { isCustomOutcome, type ExportSubmitter, type ExportTaskPayload, type ExportTaskResult } from "../tasks/export-tasks.js";
+import { isCustomOutcome, type ExportTaskResult } from "../tasks/export-result.js";
+import type { ExportSubmitter, ExportTaskPayload } from "../tasks/export-tasks.js";
 import type { TaskHandler } from "../tasks/queue.js";
 
 export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSubmitter {
@@ -15,6 +16,10 @@ export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSub
       return task;
     },
     get: (id) => submitter.get(id),
+    revoke: (id) => submitter.revoke(id),
+    waiting: () => submitter.waiting(),
+    active: () => submitter.active(),
+    workers: () => submitter.workers(),
   };
 }
 

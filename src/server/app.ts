@@ -23,6 +23,7 @@ import { rawValidationRoutes } from "./routes/raw-validation.js";
 import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { customRoutes } from "./routes/custom.js";
+import { taskRoutes } from "./routes/tasks.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
 import { AccessTokens, authRoutes, type UserEntry } from "./access.js";
@@ -163,6 +164,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     for (const prefix of ["/latest", "/v1"]) {
       await app.register(snapshotRoutes, { prefix, ...exportsContext });
       await app.register(customRoutes, { prefix, ...exportsContext, store: options.store });
+      await app.register(taskRoutes, { prefix, ...exportsContext });
     }
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
   }

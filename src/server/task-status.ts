@@ -94,6 +94,8 @@ export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskS
         : exportResult(task.result, urlOf(task.result.download))
       : task.state === "FAILURE"
         ? { error: task.error ?? "the export failed" }
-        : null;
+        : task.state === "REVOKED"
+          ? { error: "the task was revoked (GET /tasks/revoke/{task_id}/ or /tasks/purge/): it did not finish" }
+          : null;
   return { id: task.id, status: task.state, result, progress: task.progress };
 }

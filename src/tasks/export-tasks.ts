@@ -3,19 +3,18 @@
  * worker runs, and the clean-up of old exports. Knows the queue only by its interface.
  */
 import type { ArtifactStore } from "../export/artifacts.js";
-import { exportCustom, type CustomExportJob, type CustomExportOutcome } from "../export/custom.js";
+import { exportCustom, type CustomExportJob } from "../export/custom.js";
 import { ExportLimitError } from "../export/index.js";
 import type { ExportParams } from "../export/request.js";
-import { exportSnapshot, type SnapshotOutcome } from "../export/snapshot.js";
+import { exportSnapshot } from "../export/snapshot.js";
 import type { FeatureStore } from "../store/store.js";
+import type { ExportTaskResult } from "./export-result.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
 
 /** A snapshot export (its request, checked, in camelCase), or a custom export of categories. */
 export type ExportTaskPayload = { params: ExportParams } | { custom: CustomExportJob };
 
-export type ExportTaskResult = SnapshotOutcome | CustomExportOutcome;
-
-export const isCustomOutcome = (result: ExportTaskResult): result is CustomExportOutcome => "kind" in result && result.kind === "custom";
+export { isCustomOutcome, type ExportTaskResult } from "./export-result.js";
 
 export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult>;
 

@@ -1,9 +1,9 @@
 /**
- * A task queue reached across processes: the process that owns the queue answers `enqueue` and
- * `get` for processes that only submit and look up tasks (the HTTP processes of
- * `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
+ * A task queue reached across processes: the process that owns the queue answers the calls of
+ * a TaskSubmitter for processes that only submit, look up and administer tasks (the HTTP
+ * processes of `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
  */
-import { QueueFull, type Task, type TaskSubmitter } from "./queue.js";
+import { QueueFull, type TaskSubmitter } from "./queue.js";
 import { QueueUnavailable } from "./queue-unavailable.js";
 
 /** One end of an IPC channel: a cluster worker seen from the primary, or `process` in a worker. */
@@ -16,9 +16,10 @@ export interface IpcChannel {
 
 const KIND = "basemodel-task-queue";
 
-type Call = { kind: typeof KIND; id: number; method: "enqueue"; argument: unknown } | { kind: typeof KIND; id: number; method: "get"; argument: string };
+type Method = keyof TaskSubmitter<unknown, unknown>;
+type Call = { kind: typeof KIND; id: number; method: Method; argument: unknown };
 /** `full`: the owner's queue refused the task for want of room (QueueFull), which the caller answers differently. */
-type Reply = { kind: typeof KIND; id: number; task: Task | null } | { kind: typeof KIND; id: number; error: string; full?: true };
+type Reply = { kind: typeof KIND; id: number; value: unknown } | { kind: typeof KIND; id: number; error: string; full?: true };
 
 function isOurs(message: unknown): message is { kind: typeof KIND; id: number } {
   return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === KIND;
@@ -26,14 +27,22 @@ function isOurs(message: unknown): message is { kind: typeof KIND; id: number } 
 
 /** Answers the calls that arrive on `channel` from `queue`; returns what stops answering. */
 export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcChannel): () => void {
+  const methods: Record<Method, (argument: unknown) => Promise<unknown>> = {
+    enqueue: (payload) => queue.enqueue(payload as P),
+    get: (id) => queue.get(id as string),
+    revoke: (id) => queue.revoke(id as string),
+    waiting: () => queue.waiting(),
+    active: () => queue.active(),
+    workers: () => queue.workers(),
+  };
   const listener = (message: unknown) => {
     if (!isOurs(message)) return;
     const call = message as Call;
-    const answer = call.method === "enqueue" ? queue.enqueue(call.argument as P) : queue.get(call.argument);
+    const answer = methods[call.method](call.argument);
     // A caller that has gone meanwhile needs no answer: a failed send is dropped.
     const reply = (message: Reply) => channel.send(message, () => {});
     answer.then(
-      (task) => reply({ kind: KIND, id: call.id, task }),
+      (value) => reply({ kind: KIND, id: call.id, value }),
       (error: unknown) => reply({ kind: KIND, id: call.id, error: (error as Error).message ?? String(error), ...(error instanceof QueueFull && { full: true }) }),
     );
   };
@@ -51,7 +60,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
  */
 export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAULT_CALL_TIMEOUT_MS } = {}): TaskSubmitter<P, R> {
   let nextId = 0;
-  const pending = new Map<number, { resolve: (task: Task<R> | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   channel.on("message", (message) => {
     if (!isOurs(message)) return;
     const reply = message as Reply;
@@ -60,10 +69,11 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAU
     pending.delete(reply.id);
     clearTimeout(waiting.timer);
     if ("error" in reply) waiting.reject(reply.full ? new QueueFull(reply.error) : new Error(reply.error));
-    else waiting.resolve(reply.task as Task<R> | null);
+    else waiting.resolve(reply.value);
   });
-  const call = (method: Call["method"], argument: unknown) =>
-    new Promise<Task<R> | null>((resolve, reject) => {
+  // The owner's queue answers with what the method returns: the type is the method's.
+  const call = <T>(method: Method, argument?: unknown) =>
+    new Promise<T>((resolve, reject) => {
       const id = nextId++;
       const fail = (why: string) => {
         const waiting = pending.get(id);
@@ -73,14 +83,18 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAU
         reject(new QueueUnavailable(why));
       };
       const timer = setTimeout(() => fail(`the process that owns the queue did not answer within ${timeoutMs / 1000} s`), timeoutMs).unref();
-      pending.set(id, { resolve, reject, timer });
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
       channel.send({ kind: KIND, id, method, argument }, (error) => {
         // The owner is gone (the channel is closed): the request fails now rather than never.
         if (error) fail(`the process that owns the queue has gone: ${error.message}`);
       });
     });
   return {
-    enqueue: async (payload) => (await call("enqueue", payload))!,
+    enqueue: (payload) => call("enqueue", payload),
     get: (id) => call("get", id),
+    revoke: (id) => call("revoke", id),
+    waiting: () => call("waiting"),
+    active: () => call("active"),
+    workers: () => call("workers"),
   };
 }

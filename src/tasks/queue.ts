@@ -4,9 +4,11 @@
  * must provide the same, so nothing outside src/tasks knows which one runs.
  *
  * States are HOT's (Celery's) task states: PENDING (queued, or waiting to be retried),
- * STARTED (a worker runs it), SUCCESS, FAILURE.
+ * STARTED (a worker runs it), SUCCESS, FAILURE, REVOKED (stopped by revoke(); it never runs again).
  */
-export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE";
+import { hostname } from "node:os";
+
+export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE" | "REVOKED";
 
 /**
  * What is known of a task. Not its payload: only the handler needs that, and a queue may drop
@@ -16,7 +18,7 @@ export interface Task<R = unknown> {
   /** A UUID. */
   id: string;
   state: TaskState;
-  /** 0-100: how far the current run has got; 100 on SUCCESS. */
+  /** 0-100: how far the current run has got; 100 on SUCCESS, 0 once REVOKED. */
   progress: number;
   /** Set on SUCCESS; null before. */
   result: R | null;
@@ -24,7 +26,7 @@ export interface Task<R = unknown> {
   error: string | null;
   /** Runs started so far, the current one included. */
   attempts: number;
-  /** ISO-8601 UTC times. */
+  /** ISO-8601 UTC times; finishedAt is when the task ended: SUCCESS, FAILURE or REVOKED. */
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -36,7 +38,10 @@ export interface TaskContext {
   readonly attempt: number;
   /** Records how far the run has got (0-100); cheap to call often, the queue throttles writes. */
   progress(percent: number): void;
-  /** Aborted when the queue closes: the handler should stop soon, the task then runs again later. */
+  /**
+   * Aborted when the queue closes, the task then running again later, or when the task is
+   * revoked: either way the handler should stop soon.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -57,8 +62,20 @@ export interface WorkOptions {
   concurrency: number;
 }
 
-/** What a process that only submits and looks up tasks needs of a queue (the HTTP routes). */
-export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get">;
+/** What a process that only submits, looks up and administers tasks needs of a queue (the HTTP routes). */
+export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get" | "revoke" | "waiting" | "active" | "workers">;
+
+let workingQueues = 0;
+
+/**
+ * The name of the workers of a queue on which work() is called, as workers() and active() tell
+ * it: Celery's `name@host`, with the process id so that processes on one machine are told
+ * apart, and a number for each further working queue of the process.
+ */
+export function newWorkerName(): string {
+  const nth = ++workingQueues;
+  return `basemodel@${hostname()}:${process.pid}${nth > 1 ? `#${nth}` : ""}`;
+}
 
 export interface TaskQueue<P, R> {
   /** Records a PENDING task durably and returns it; a QueueFull when there is no room for it. */
@@ -67,7 +84,20 @@ export interface TaskQueue<P, R> {
   get(id: string): Promise<Task<R> | null>;
   /** Starts workers that run `handler` on pending tasks, oldest first, until close(). Once per queue. */
   work(handler: TaskHandler<P, R>, options: WorkOptions): void;
-  /** Forgets the tasks (SUCCESS and FAILURE) that finished before `before`; returns how many. */
+  /**
+   * Ends a task that has not ended, whichever process asks: it is REVOKED at once. A PENDING one
+   * never runs; a STARTED one's handler is aborted (its signal; within about a second when it
+   * runs in another process) and the task is not retried. Returns the task, unchanged if it had
+   * ended; null when there is none.
+   */
+  revoke(id: string): Promise<Task<R> | null>;
+  /** The PENDING tasks, in the order they will run (oldest first), with their payloads. */
+  waiting(): Promise<Array<Task<R> & { payload: P }>>;
+  /** The STARTED tasks, with their payloads and the name of the worker that runs each. */
+  active(): Promise<Array<Task<R> & { payload: P; worker: string }>>;
+  /** The names of the workers alive now (see newWorkerName), in this process or any other. */
+  workers(): Promise<string[]>;
+  /** Forgets the tasks (SUCCESS, FAILURE and REVOKED) that finished before `before`; returns how many. */
   prune(before: Date): Promise<number>;
   /**
    * Stops the workers: running handlers are aborted (their signal) and awaited, and their tasks

@@ -14,7 +14,7 @@ import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
-import { PermanentTaskError, QueueFull } from "./queue.js";
+import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
 import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
 
 type Database = BetterSqlite3.Database;
@@ -192,6 +192,13 @@ interface Claimed {
   payload: Buffer;
 }
 
+/** An unfinished task's row with its payload as stored. */
+type RowWithPayload = TaskRow & { payload: Buffer };
+
+function unpack<P>(payload: Buffer): P {
+  return JSON.parse(inflateRawSync(payload).toString("utf8")) as P;
+}
+
 function toTask<R>(row: TaskRow): Task<R> {
   return {
     id: row.id,
@@ -212,10 +219,17 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
   private readonly claim: (now: string) => Claimed | undefined;
   /** Runs `write` (which records how the task ended) and deletes the task's payload, together. */
   private readonly finish: (id: string, write: () => void) => void;
-  private workers: Array<Promise<void>> | undefined;
+  private readonly revokeRow: (id: string, now: string) => TaskRow | undefined;
+  private workLoops: Array<Promise<void>> | undefined;
+  /**
+   * Set by work(). Only this process can open the file, so only its workers ever run the
+   * queue's tasks and it needs no heartbeat to know who is alive.
+   */
+  private workerName: string | undefined;
   /** Resolvers of idle workers; enqueue() calls one, close() all. */
   private readonly sleepers = new Set<() => void>();
-  private readonly running = new Set<AbortController>();
+  /** By task id: the tasks this queue's workers run are all the STARTED ones. */
+  private readonly running = new Map<string, AbortController>();
   private closing = false;
   private closed: Promise<void> | undefined;
 
@@ -238,10 +252,23 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
       payload: db.prepare("SELECT data FROM payloads WHERE task_id = ?").pluck(),
       deletePayload: db.prepare("DELETE FROM payloads WHERE task_id = ?"),
       progress: db.prepare("UPDATE tasks SET progress = ? WHERE id = ? AND state = 'STARTED'"),
-      succeed: db.prepare("UPDATE tasks SET state = 'SUCCESS', progress = 100, result = ?, finished_at = ? WHERE id = ?"),
-      fail: db.prepare("UPDATE tasks SET state = 'FAILURE', error = ?, finished_at = ? WHERE id = ?"),
-      requeue: db.prepare("UPDATE tasks SET state = 'PENDING', progress = 0, attempts = attempts - ?, run_after = ? WHERE id = ?"),
-      prune: db.prepare("DELETE FROM tasks WHERE state IN ('SUCCESS', 'FAILURE') AND finished_at < ?"),
+      // A run's outcome is written only while its task is STARTED: one revoked meanwhile stays REVOKED.
+      succeed: db.prepare("UPDATE tasks SET state = 'SUCCESS', progress = 100, result = ?, finished_at = ? WHERE id = ? AND state = 'STARTED'"),
+      fail: db.prepare("UPDATE tasks SET state = 'FAILURE', error = ?, finished_at = ? WHERE id = ? AND state = 'STARTED'"),
+      requeue: db.prepare("UPDATE tasks SET state = 'PENDING', progress = 0, attempts = attempts - ?, run_after = ? WHERE id = ? AND state = 'STARTED'"),
+      revoke: db.prepare(
+        `UPDATE tasks SET state = 'REVOKED', progress = 0, finished_at = ?
+         WHERE id = ? AND state IN ('PENDING', 'STARTED') RETURNING *`,
+      ),
+      waiting: db.prepare(
+        `SELECT tasks.*, data AS payload FROM tasks JOIN payloads ON task_id = id
+         WHERE state = 'PENDING' ORDER BY created_at, tasks.rowid`,
+      ),
+      started: db.prepare(
+        `SELECT tasks.*, data AS payload FROM tasks JOIN payloads ON task_id = id
+         WHERE id IN (SELECT value FROM json_each(?)) AND state = 'STARTED' ORDER BY started_at, tasks.rowid`,
+      ),
+      prune: db.prepare("DELETE FROM tasks WHERE state IN ('SUCCESS', 'FAILURE', 'REVOKED') AND finished_at < ?"),
     };
     this.statements = statements;
     this.insert = db.transaction((id: string, payload: Buffer, now: string) => {
@@ -256,6 +283,11 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
     this.finish = db.transaction((id: string, write: () => void) => {
       statements.deletePayload.run(id);
       write();
+    });
+    // As in finish; a task that had ended has no payload left to delete.
+    this.revokeRow = db.transaction((id: string, now: string) => {
+      statements.deletePayload.run(id);
+      return statements.revoke.get(now, id) as TaskRow | undefined;
     });
   }
 
@@ -277,12 +309,34 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
     return row ? toTask(row) : null;
   }
 
+  async revoke(id: string): Promise<Task<R> | null> {
+    const row = this.revokeRow(id, this.settings.now().toISOString());
+    if (!row) return this.get(id);
+    // Its run ends as one stopped by close(), whose requeue finds the task no longer STARTED.
+    this.running.get(id)?.abort(new Error("the task was revoked"));
+    return toTask(row);
+  }
+
+  async waiting(): Promise<Array<Task<R> & { payload: P }>> {
+    return (this.statements.waiting.all() as RowWithPayload[]).map((row) => ({ ...toTask<R>(row), payload: unpack<P>(row.payload) }));
+  }
+
+  async active(): Promise<Array<Task<R> & { payload: P; worker: string }>> {
+    const rows = this.statements.started.all(JSON.stringify([...this.running.keys()])) as RowWithPayload[];
+    return rows.map((row) => ({ ...toTask<R>(row), payload: unpack<P>(row.payload), worker: this.workerName! }));
+  }
+
+  async workers(): Promise<string[]> {
+    return this.workerName === undefined || this.closing ? [] : [this.workerName];
+  }
+
   work(handler: TaskHandler<P, R>, options: WorkOptions): void {
-    if (this.workers) throw new Error("work() was already called on this task queue");
+    if (this.workLoops) throw new Error("work() was already called on this task queue");
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
       throw new RangeError(`concurrency must be a positive integer, not ${options.concurrency}`);
     }
-    this.workers = Array.from({ length: options.concurrency }, () => this.workLoop(handler));
+    this.workerName = newWorkerName();
+    this.workLoops = Array.from({ length: options.concurrency }, () => this.workLoop(handler));
   }
 
   private async workLoop(handler: TaskHandler<P, R>): Promise<void> {
@@ -315,23 +369,24 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
   private async run({ row, payload }: Claimed, handler: TaskHandler<P, R>): Promise<void> {
     const controller = new AbortController();
     const progress = throttledProgress((percent) => this.survive(() => this.statements.progress.run(percent, row.id)));
-    this.running.add(controller);
+    this.running.set(row.id, controller);
     const context: TaskContext = { id: row.id, attempt: row.attempts, progress: progress.report, signal: controller.signal };
     let outcome: { result: string | null } | { error: unknown };
     try {
-      const input = JSON.parse(inflateRawSync(payload).toString("utf8")) as P;
+      const input = unpack<P>(payload);
       // Serialised here so that a result JSON cannot hold counts as the run's failure.
       outcome = { result: JSON.stringify(await handler(input, context)) ?? null };
     } catch (error) {
       outcome = { error };
     } finally {
       progress.stop();
-      this.running.delete(controller);
+      this.running.delete(row.id);
     }
     const now = this.settings.now();
     if (controller.signal.aborted) {
       // Stopped by close(): not the task's fault, so the attempt does not count. Should this
       // write fail, the task stays STARTED and runs again at the next start all the same.
+      // Stopped by revoke(): the task is REVOKED already, and stays so.
       this.survive(() => this.statements.requeue.run(1, now.toISOString(), row.id));
       return;
     }
@@ -376,9 +431,9 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
   close(): Promise<void> {
     this.closed ??= (async () => {
       this.closing = true;
-      for (const controller of this.running) controller.abort(new Error("the task queue is closing"));
+      for (const controller of this.running.values()) controller.abort(new Error("the task queue is closing"));
       for (const wake of [...this.sleepers]) wake();
-      await Promise.all(this.workers ?? []);
+      await Promise.all(this.workLoops ?? []);
       this.db.close();
     })();
     return this.closed;

@@ -37,7 +37,14 @@ function memoryArtifacts(files: Record<string, Buffer>): ArtifactStore {
   };
 }
 
-const noQueue: ExportSubmitter = { enqueue: () => Promise.reject(new Error("no queue")), get: async () => null };
+const noQueue: ExportSubmitter = {
+  enqueue: () => Promise.reject(new Error("no queue")),
+  get: async () => null,
+  revoke: async () => null,
+  waiting: async () => [],
+  active: async () => [],
+  workers: async () => [],
+};
 
 describe("GET /exports/ through the artifact store", () => {
   let server: RunningServer;

@@ -23,6 +23,10 @@ const ZIP_BYTES = 100;
 const unusedQueue: ExportSubmitter = {
   enqueue: () => Promise.reject(new Error("not used")),
   get: () => Promise.reject(new Error("not used")),
+  revoke: () => Promise.reject(new Error("not used")),
+  waiting: () => Promise.reject(new Error("not used")),
+  active: () => Promise.reject(new Error("not used")),
+  workers: () => Promise.reject(new Error("not used")),
 };
 
 function exportsFolder(): string {

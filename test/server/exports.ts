@@ -10,6 +10,7 @@ import { expect } from "vitest";
 import { afterFile } from "../cleanup.js";
 import { localArtifacts, type ArtifactStore } from "../../src/export/artifacts.js";
 import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../src/tasks/export-tasks.js";
+import type { TaskHandler } from "../../src/tasks/queue.js";
 import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../src/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
 import type { ServerOptions } from "../../src/server/app.js";
@@ -21,9 +22,17 @@ export interface ExportServer extends RunningServer {
   artifacts: ArtifactStore;
 }
 
-/** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process. */
+/** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process (none for 0). */
 export async function startExportServer(
-  options: { concurrency?: number; exports?: Partial<NonNullable<ServerOptions["exports"]>>; store?: string; queue?: SqliteQueueOptions; server?: Omit<ServerOptions, "store" | "exports"> } = {},
+  options: {
+    concurrency?: number;
+    exports?: Partial<NonNullable<ServerOptions["exports"]>>;
+    store?: string;
+    queue?: SqliteQueueOptions;
+    server?: Omit<ServerOptions, "store" | "exports">;
+    /** Wraps the real export handler: a test may hold a task running, or watch it. */
+    wrap?: (handler: TaskHandler<ExportTaskPayload, ExportTaskResult>) => TaskHandler<ExportTaskPayload, ExportTaskResult>;
+  } = {},
 ): Promise<ExportServer> {
   // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
   const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
@@ -32,7 +41,9 @@ export async function startExportServer(
   const artifacts = localArtifacts(directory);
   const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
   const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, artifacts, ...options.exports } });
-  queue.work(exportTaskHandler(server.store, artifacts), { concurrency: options.concurrency ?? 2 });
+  const handler = exportTaskHandler(server.store, artifacts);
+  // Concurrency 0: no worker in this process, as a server with --queue runs none.
+  if (options.concurrency !== 0) queue.work(options.wrap ? options.wrap(handler) : handler, { concurrency: options.concurrency ?? 2 });
   // Clean-ups run last-registered first: the queue stops before the server closes the store.
   afterFile(async () => {
     await queue.close();

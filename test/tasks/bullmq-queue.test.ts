@@ -1,6 +1,6 @@
 /**
- * What is the BullMQ queue's own (what every queue does is in contract/): reaching Redis, and a
- * Redis that refuses writes. Each test runs its own redis-server, so that limits set here never
+ * What is the BullMQ queue's own (what every queue does is in contract/): reaching Redis, a
+ * Redis that refuses writes, and the records it keeps beside BullMQ's (revocations, heartbeats). Each test runs its own redis-server, so that limits set here never
  * reach the shared one.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -91,6 +91,45 @@ describe("the BullMQ task queue", () => {
       (outcome) => !(outcome instanceof Error),
     );
     expect(back).toMatchObject({ state: "PENDING" });
+  });
+
+  it.skipIf(!hasTool(["redis-server"], "redis-server"))("does not run a task revoked as a worker took it, and keeps nothing of its job", async () => {
+    const url = await startRedis();
+    const queue = await openBullmqTaskQueue<string, string>(url, { name: "race" });
+    opened.push(queue as TaskQueue<unknown, unknown>);
+    const doomed = await queue.enqueue("doomed");
+    const redis = new Redis(url);
+    try {
+      // What revoke() leaves when a worker takes the job before it can be removed: the record alone.
+      const revoked = { ...doomed, state: "REVOKED", finishedAt: new Date().toISOString() };
+      await redis.hset("basemodel:race:revoked", doomed.id, JSON.stringify(revoked));
+      const ran: string[] = [];
+      queue.work(async (payload) => {
+        ran.push(payload);
+        return payload;
+      }, { concurrency: 1 });
+      const after = await queue.enqueue("after");
+      await until(queue, after.id, (t) => t.state === "SUCCESS");
+      expect(ran).toEqual(["after"]);
+      expect(await queue.get(doomed.id)).toEqual(revoked);
+      await eventually(() => redis.exists(`basemodel:race:${doomed.id}`), (count) => count === 0);
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it.skipIf(!hasTool(["redis-server"], "redis-server"))("forgets a worker whose heartbeats stopped 3 heartbeats ago", async () => {
+    const url = await startRedis();
+    const queue = await openBullmqTaskQueue(url, { name: "beats" });
+    opened.push(queue as TaskQueue<unknown, unknown>);
+    const redis = new Redis(url);
+    try {
+      // Heartbeats every 2 s: workers whose processes died 5 s and 7 s ago.
+      await redis.zadd("basemodel:beats:workers", Date.now() - 5000, "basemodel@gone:1", Date.now() - 7000, "basemodel@gone:2");
+      expect(await queue.workers()).toEqual(["basemodel@gone:1"]);
+    } finally {
+      await redis.quit();
+    }
   });
 
   it("says in one line that Redis cannot be reached", async () => {

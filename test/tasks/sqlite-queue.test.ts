@@ -197,6 +197,30 @@ describe("the SQLite task queue", () => {
     db.close();
   });
 
+  it("deletes a revoked task's payload at once, and keeps it REVOKED whatever its handler returns", async () => {
+    const path = freshPath();
+    const queue = await open<string, string>(path);
+    queue.work(async (payload, { signal }) => {
+      // A handler that, once aborted, returns as if it had succeeded.
+      await new Promise((resolve) => signal.addEventListener("abort", resolve));
+      return `${payload} done`;
+    }, { concurrency: 1 });
+    const running = await queue.enqueue("running");
+    await until(queue, running.id, (t) => t.state === "STARTED");
+    const pending = await queue.enqueue("pending");
+    const kept = await queue.enqueue("kept");
+
+    await queue.revoke(pending.id);
+    const revoked = await queue.revoke(running.id);
+    await until(queue, kept.id, (t) => t.state === "STARTED");
+    expect(await queue.get(running.id)).toEqual(revoked);
+    expect(await queue.get(pending.id)).toMatchObject({ state: "REVOKED", attempts: 0 });
+    await queue.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT task_id FROM payloads").pluck().all()).toEqual([kept.id]);
+    db.close();
+  });
+
   it("outlives a full disk: a task whose outcome cannot be written fails in one line, the workers go on", async () => {
     const errors: unknown[] = [];
     // A real SQLITE_FULL from a real file: max_page_count stops it growing, as a full disk would.

@@ -2,6 +2,7 @@
  * The task queue contract (src/tasks/queue.ts) as tests, run against every queue: what the
  * export routes and workers rely on, whichever queue holds the tasks.
  */
+import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { PermanentTaskError } from "../../../src/tasks/queue.js";
 import type { Task, TaskContext, TaskQueue } from "../../../src/tasks/queue.js";
@@ -23,7 +24,13 @@ export type NewPlace = (settings?: QueueSettings) => QueuePlace;
 /** For handlers that wait on the test: a failed assertion must not leave close() waiting for them. */
 const aborted = (signal: AbortSignal) => new Promise((resolve) => signal.addEventListener("abort", resolve));
 
-export function describeQueueContract(name: string, newPlace: () => NewPlace | undefined): void {
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+
+/**
+ * `oneOpener`: the queue's storage opens in one process only (the SQLite file): other processes
+ * reach it through that one (queue-ipc.ts, tested there), so what two openers share is not its to test.
+ */
+export function describeQueueContract(name: string, newPlace: () => NewPlace | undefined, { oneOpener = false } = {}): void {
   const place = newPlace();
   describe.skipIf(place === undefined)(`the task queue contract: ${name}`, () => {
     /** Every queue a test opens, closed after it even when an assertion failed half-way. */
@@ -46,7 +53,7 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
       expect(task.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
       expect(await queue.get(task.id)).toEqual(task);
-      expect(await queue.get("00000000-0000-4000-8000-000000000000")).toBeNull();
+      expect(await queue.get(UNKNOWN_ID)).toBeNull();
       await queue.close();
 
       const reopened = await open<{ area: number[] }, number[]>(where);
@@ -216,6 +223,167 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
       expect(await queue.get(pending.id)).toMatchObject({ state: "PENDING" });
       release.resolve();
       expect(await until(queue, pending.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "pending done" });
+    });
+
+    it("revokes a PENDING task at once: it never runs, and the tasks after it do", async () => {
+      const queue = await open(fresh());
+      const doomed = await queue.enqueue("doomed");
+      const revoked = await queue.revoke(doomed.id);
+      expect(revoked).toMatchObject({ id: doomed.id, state: "REVOKED", progress: 0, result: null, error: null, attempts: 0, createdAt: doomed.createdAt, startedAt: null });
+      expect(revoked!.finishedAt! >= doomed.createdAt).toBe(true);
+      expect(await queue.get(doomed.id)).toEqual(revoked);
+
+      const ran: string[] = [];
+      queue.work(async (payload) => {
+        ran.push(payload);
+        return `${payload} done`;
+      }, { concurrency: 1 });
+      const after = await queue.enqueue("after");
+      await until(queue, after.id, (t) => t.state === "SUCCESS");
+      expect(ran).toEqual(["after"]);
+      expect(await queue.get(doomed.id)).toEqual(revoked);
+    });
+
+    it("revokes a STARTED task: its handler is aborted, it ends REVOKED without a retry, and its worker runs the next task", async () => {
+      const queue = await open(fresh({ maxAttempts: 3, retryDelayMs: 10 }));
+      const started = deferred<AbortSignal>();
+      const ran: string[] = [];
+      queue.work(async (payload, { signal, progress }) => {
+        ran.push(payload);
+        if (payload !== "long") return `${payload} done`;
+        progress(40);
+        started.resolve(signal);
+        // As a handler that stops on its signal does: by failing, which must not count as a failure.
+        await aborted(signal);
+        throw new Error("stopped");
+      }, { concurrency: 1 });
+      const long = await queue.enqueue("long");
+      const next = await queue.enqueue("next");
+      const signal = await started.promise;
+
+      const revoked = await queue.revoke(long.id);
+      expect(revoked).toMatchObject({ id: long.id, state: "REVOKED", progress: 0, result: null, error: null, attempts: 1 });
+      expect(revoked!.startedAt).not.toBeNull();
+      expect(revoked!.finishedAt! >= revoked!.startedAt!).toBe(true);
+      await eventually(async () => signal.aborted, Boolean);
+      expect(await until(queue, next.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "next done" });
+      expect(await queue.get(long.id)).toEqual(revoked);
+      expect(ran).toEqual(["long", "next"]);
+    });
+
+    it("revokes nothing for an unknown id, and returns a task that has ended unchanged", async () => {
+      const queue = await open(fresh());
+      expect(await queue.revoke(UNKNOWN_ID)).toBeNull();
+      const revoked = await queue.revoke((await queue.enqueue("revoked")).id);
+      expect(await queue.revoke(revoked!.id)).toEqual(revoked);
+
+      queue.work(async (payload) => {
+        if (payload === "broken") throw new PermanentTaskError("broken");
+        return `${payload} done`;
+      }, { concurrency: 1 });
+      const done = await until(queue, (await queue.enqueue("done")).id, (t) => t.state === "SUCCESS");
+      const broken = await until(queue, (await queue.enqueue("broken")).id, (t) => t.state === "FAILURE");
+      expect(await queue.revoke(done.id)).toEqual(done);
+      expect(await queue.revoke(broken.id)).toEqual(broken);
+      expect(await queue.get(done.id)).toEqual(done);
+      expect(await queue.get(broken.id)).toEqual(broken);
+      expect(await queue.get(revoked!.id)).toEqual(revoked);
+    });
+
+    if (!oneOpener) {
+      it("revokes from a second opener: the worker of the first aborts the task within about a second", async () => {
+        const where = fresh();
+        const queue = await open(where);
+        const started = deferred<AbortSignal>();
+        queue.work(async (payload, { signal }) => {
+          if (payload !== "long") return `${payload} done`;
+          started.resolve(signal);
+          await aborted(signal);
+          throw new Error("stopped");
+        }, { concurrency: 1 });
+        const other = await open(where);
+
+        const long = await other.enqueue("long");
+        const signal = await started.promise;
+        const [name] = await queue.workers();
+        expect(await other.workers()).toEqual([name]);
+        expect(await other.active()).toEqual([{ ...(await other.get(long.id)), payload: "long", worker: name }]);
+        expect(await other.revoke(long.id)).toMatchObject({ state: "REVOKED", attempts: 1 });
+        expect(await queue.get(long.id)).toMatchObject({ state: "REVOKED", attempts: 1 });
+        await eventually(async () => signal.aborted, Boolean, 3000);
+        const next = await other.enqueue("next");
+        expect(await until(queue, next.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "next done" });
+        expect(await other.get(long.id)).toMatchObject({ state: "REVOKED", attempts: 1 });
+        expect(await other.active()).toEqual([]);
+      });
+    }
+
+    it("lists the PENDING tasks in the order they will run, with their payloads, without those revoked", async () => {
+      const queue = await open<{ area: string }, string>(fresh());
+      const tasks: Array<Task<string> & { payload: { area: string } }> = [];
+      for (const area of ["a", "b", "c", "d"]) tasks.push({ ...(await queue.enqueue({ area })), payload: { area } });
+      expect(await queue.waiting()).toEqual(tasks);
+      await queue.revoke(tasks[1]!.id);
+      expect(await queue.waiting()).toEqual([tasks[0], tasks[2], tasks[3]]);
+      expect(await queue.active()).toEqual([]);
+
+      const ran: string[] = [];
+      queue.work(async ({ area }) => {
+        ran.push(area);
+        return area;
+      }, { concurrency: 1 });
+      await until(queue, tasks[3]!.id, (t) => t.state === "SUCCESS");
+      expect(ran).toEqual(["a", "c", "d"]);
+      expect(await queue.waiting()).toEqual([]);
+    });
+
+    it("lists the STARTED tasks, each with its payload and the name of the worker running it", async () => {
+      const queue = await open(fresh());
+      const release = deferred();
+      queue.work(async (payload, { signal }) => {
+        await Promise.race([release.promise, aborted(signal)]);
+        return payload;
+      }, { concurrency: 2 });
+      const [a, b, c] = [await queue.enqueue("a"), await queue.enqueue("b"), await queue.enqueue("c")];
+      await until(queue, a!.id, (t) => t.state === "STARTED");
+      await until(queue, b!.id, (t) => t.state === "STARTED");
+
+      const [name] = await eventually(() => queue.workers(), (names) => names.length === 1);
+      const active = await queue.active();
+      expect(active.map((task) => task.id).sort()).toEqual([a!.id, b!.id].sort());
+      for (const task of active) expect(task).toEqual({ ...(await queue.get(task.id)), payload: task.id === a!.id ? "a" : "b", worker: name });
+      expect(await queue.waiting()).toEqual([{ ...c, payload: "c" }]);
+      release.resolve();
+      await until(queue, c!.id, (t) => t.state === "SUCCESS");
+      expect(await queue.active()).toEqual([]);
+    });
+
+    it("names the workers of a working queue, one name per queue, and forgets them after close()", async () => {
+      const where = fresh();
+      const queue = await open(where);
+      expect(await queue.workers()).toEqual([]);
+      queue.work(async (payload) => payload, { concurrency: 2 });
+      const [name] = await eventually(() => queue.workers(), (names) => names.length === 1);
+      const self = `basemodel@${hostname()}:${process.pid}`;
+      expect(name!.startsWith(self)).toBe(true);
+      expect(name!.slice(self.length)).toMatch(/^(#\d+)?$/);
+      const another = await open(fresh());
+      another.work(async (payload) => payload, { concurrency: 1 });
+      const [otherName] = await eventually(() => another.workers(), (names) => names.length === 1);
+      expect(otherName).not.toBe(name);
+
+      await queue.close();
+      expect(await (await open(where)).workers()).toEqual([]);
+    });
+
+    it("prunes the REVOKED tasks that ended before a time", async () => {
+      const queue = await open(fresh());
+      const revoked = (await queue.revoke((await queue.enqueue("doomed")).id))!;
+      const finishedAt = Date.parse(revoked.finishedAt!);
+      expect(await queue.prune(new Date(finishedAt))).toBe(0);
+      expect(await queue.get(revoked.id)).toEqual(revoked);
+      expect(await queue.prune(new Date(finishedAt + 1))).toBe(1);
+      expect(await queue.get(revoked.id)).toBeNull();
     });
 
     it("refuses a second work() call and a concurrency that is not a positive integer", async () => {

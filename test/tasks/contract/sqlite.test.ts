@@ -14,4 +14,4 @@ describeQueueContract("SQLite", () => {
     // A short poll: retries come due within the tests' short delays.
     return { open: () => openSqliteTaskQueue(path, { ...settings, pollMs: 10 }) };
   };
-});
+}, { oneOpener: true });
