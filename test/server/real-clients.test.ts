@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_BBOX, EXAMPLE_POLYGON } from "../../src/api/examples.js";
+import { isCustomOutcome } from "../../src/tasks/export-result.js";
 import { startExportServer, type ExportServer } from "./exports.js";
 import { demoStorePath, MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type RunningServer } from "./helpers.js";
 
@@ -171,6 +172,80 @@ describe("raw-data-api-py 0.3.0 on the demo town", { timeout: 300_000 }, () => {
     expect(Object.keys(collection.features[0].properties)).toEqual(["osm_id", "name"]);
   });
 });
+
+/** TM-Extractor's config.json (its four categories), as generate_filtered_config fills it for a project. */
+function tmExtractorRequest(area: Polygon, projectId: number): string {
+  const categories = [
+    {
+      Buildings: {
+        types: ["polygons"],
+        select: ["name", "building", "building:levels", "building:materials", "addr:full", "addr:housenumber", "addr:street", "addr:city", "office", "source"],
+        where: "tags['building'] IS NOT NULL",
+        formats: ["geojson", "shp", "kml"],
+      },
+    },
+    {
+      Roads: {
+        types: ["lines"],
+        select: ["name", "highway", "surface", "smoothness", "width", "lanes", "oneway", "bridge", "layer", "source"],
+        where: "tags['highway'] IS NOT NULL",
+        formats: ["geojson", "shp", "kml"],
+      },
+    },
+    {
+      Waterways: {
+        types: ["lines", "polygons"],
+        select: ["name", "waterway", "covered", "width", "depth", "layer", "blockage", "tunnel", "natural", "water", "source"],
+        where: "tags['waterway'] IS NOT NULL OR tags['water'] IS NOT NULL OR tags['natural'] IN ('water','wetland','bay')",
+        formats: ["geojson", "shp", "kml"],
+      },
+    },
+    { Landuse: { types: ["points", "polygons"], select: ["name", "amenity", "landuse", "leisure"], where: "tags['landuse'] IS NOT NULL", formats: ["geojson", "shp", "kml"] } },
+  ];
+  // The project's areaOfInterest, as the Tasking Manager gives it: a MultiPolygon.
+  const geometry = { type: "MultiPolygon", coordinates: [area.coordinates] };
+  return JSON.stringify({
+    geometry,
+    queue: "raw_daemon",
+    dataset: { dataset_prefix: `hotosm_project_${projectId}`, dataset_folder: "TM", dataset_title: `Tasking Manger Project ${projectId}` },
+    categories,
+  });
+}
+
+for (const [place, storePath, area] of [
+  ["the demo town", demoStorePath, DEMO_AREA],
+  ["Monaco", monacoStorePath, MONACO_AREA],
+] as const) {
+  describe(`TM-Extractor on ${place}`, { timeout: 300_000 }, () => {
+    const token = "tm-extractor-token-0123456789";
+    let server: ExportServer;
+    beforeAll(async () => {
+      server = await startExportServer({ store: await storePath(), server: { users: [{ token, osmId: 1, username: "tm-extractor", role: "staff", imgUrl: null }] } });
+    });
+
+    it("ProjectProcessor.retry_post_request: POST {base}/custom/snapshot/ with its headers reads task_id; track_tasks_status polls {base}/tasks/status/{id}/ until SUCCESS and keeps result", async () => {
+      const base = `${server.url}/v1`;
+      const posted = await fetch(`${base}/custom/snapshot/`, { method: "POST", headers: { "Content-Type": "application/json", "Access-Token": token }, body: tmExtractorRequest(area, 17232) });
+      const answer = await json(posted);
+      expect(posted.status, JSON.stringify(answer)).toBe(200);
+      expect(answer.task_id).toMatch(/^[0-9a-f-]{36}$/);
+      const { body } = await pollUntilDone(`${base}/tasks/status/${answer.task_id}/`);
+      expect(body.status, JSON.stringify(body.result)).toBe("SUCCESS");
+      const names = body.result.datasets.map((dataset: object) => Object.keys(dataset)[0]);
+      expect(names).toEqual(["Buildings", "Roads", "Waterways", "Landuse"]);
+      const zips = body.result.datasets.flatMap((dataset: Record<string, { resources: Array<{ name: string; url: string }> }>) => Object.values(dataset)[0]!.resources);
+      // A zip per category, type and format: 3 + 3 + 6 + 6.
+      expect(zips).toHaveLength(18);
+      expect(zips[0].name).toBe("hotosm_project_17232_buildings_polygons_geojson.zip");
+      for (const zip of zips) expect((await fetch(zip.url, { method: "HEAD" })).status, zip.url).toBe(200);
+      // Buildings and roads are there to export in both places.
+      const result = (await server.queue.get(answer.task_id))!.result!;
+      const counts = isCustomOutcome(result) ? result.categories.map((category) => category.resources[0]!.features) : [];
+      expect(counts[0]).toBeGreaterThan(0);
+      expect(counts[1]).toBeGreaterThan(0);
+    });
+  });
+}
 
 describe("osm-rawdata 0.4.2 and geomltoolkits: paths without their trailing slash", { timeout: 300_000 }, () => {
   let server: ExportServer;
