@@ -173,6 +173,28 @@ describe.each([
     buildings(readFileSync(file, "utf8"));
   });
 
+  it("Field-TM 2026: raw-data-api-py with its data model as filters (members this API does not read), bindZip false; json.loads of the download", async () => {
+    const dataModel = { select: { name: [], building: [] }, tables: ["nodes", "ways_poly"], from: ["nodes", "ways_poly"], where: { tags: [{ building: "not null" }] }, keep: ["building:levels"] };
+    const done = await snapshot(rawDataApiPy({ fileName: "ftm_extract_1", geometryType: ["polygon"], bindZip: false, centroid: false, useStWithin: true, filters: dataModel }));
+    expect(done.result.download_url).toMatch(/\/ftm_extract_1_geojson_uid_[0-9a-f-]{36}\.geojson$/);
+    const collection = JSON.parse(await (await fetch(done.result.download_url)).text());
+    expect(collection.features.length).toBeGreaterThan(20);
+    for (const feature of collection.features) expect(["Polygon", "MultiPolygon"]).toContain(feature.geometry.type);
+  });
+
+  it("Field-TM's area splitter: the features that split an area (all_geometry tags, some with values), bindZip and useStWithin false", async () => {
+    const splitting: Record<string, string[]> = { building: [], highway: [], waterway: [], railway: [], aeroway: [], barrier: ["fence", "wire_fence", "wall", "city_wall", "ditch"], natural: ["cliff"], man_made: ["embankment", "dyke", "dike"] };
+    const done = await snapshot(rawDataApiPy({ fileName: "area_splitter", bindZip: false, useStWithin: false, filters: { tags: { all_geometry: splitting } } }));
+    const collection = JSON.parse(await (await fetch(done.result.download_url)).text());
+    expect(collection.features.length).toBeGreaterThan(20);
+    for (const feature of collection.features) {
+      const tags: Record<string, string> = feature.properties.tags;
+      const splits = Object.entries(splitting).some(([key, values]) => key in tags && (values.length === 0 || values.includes(tags[key]!)));
+      expect(splits, JSON.stringify(tags)).toBe(true);
+    }
+    expect(collection.features.some((feature: any) => "highway" in feature.properties.tags)).toBe(true);
+  });
+
   it("raw-data-api-py A4: kml, metadata only", async () => {
     const done = await snapshot(rawDataApiPy({ outputType: "kml" }));
     expect(done.result).toMatchObject({ download_url: expect.stringMatching(/\/osm_export_kml_uid_[0-9a-f-]{36}\.zip$/), zip_file_size_bytes: expect.any(Number) });
