@@ -107,7 +107,7 @@ const customBody = fc.dictionary(
   { maxKeys: 5 },
 );
 
-describe("fuzzing the custom export routes, JSON and YAML", { timeout: 600_000 }, () => {
+describe("fuzzing the export routes: snapshots, statistics, custom exports in JSON and YAML", { timeout: 600_000 }, () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startExportServer({ concurrency: 1 });
@@ -125,6 +125,11 @@ describe("fuzzing the custom export routes, JSON and YAML", { timeout: 600_000 }
     await fc.assert(
       fc.asyncProperty(routes, customBody, async (route, payload) => check(route, payload)),
       { numRuns: 800, seed: 20261127 },
+    );
+    const exportBody = fc.oneof(body, fc.dictionary(fc.constantFrom("geometry", "iso3", "filters", "outputType", "bindZip", "uuid", "includeStats", "geometryType"), value, { maxKeys: 5 }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/latest/snapshot/", "/v1/stats/polygon/"), exportBody, async (route, payload) => check(route, payload)),
+      { numRuns: 600, seed: 20261129 },
     );
     const yamlText = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom("a: &x [*x]", "- &a [*a, *a]\n- *a", "categories: !!binary AAAA", "? [a]\n: b", "'", "{", "categories:\n  - Roads:\n      types: [lines]"));
     await fc.assert(
