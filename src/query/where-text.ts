@@ -212,9 +212,9 @@ class Parser {
     if (token.kind !== "word" || RESERVED.has(token.text.toUpperCase())) throw this.unexpected(token, "a tag key such as tags['highway']");
     if (token.text.toLowerCase() !== "tags") return token.text;
     const next = this.take();
-    if (next.kind === "symbol" && next.text === "->>") return this.literal("a quoted tag key after ->>");
+    if (next.kind === "symbol" && next.text === "->>") return this.literal("a tag key in single quotes after ->>");
     if (next.kind !== "symbol" || next.text !== "[") throw this.unexpected(next, "[ after tags, as in tags['highway']");
-    const key = this.literal("a quoted tag key in tags[...]");
+    const key = this.literal("a tag key in single quotes, as tags['highway'],");
     this.expectSymbol("]", "] after the tag key");
     return key;
   }
