@@ -2,7 +2,7 @@
  * Dates in request bodies: ISO 8601 date-times without a zone, read as UTC (as the feature query
  * API's clients send them), or with `Z` or an offset such as `+01:00`. A date alone is the whole
  * day: its first second as a lower bound, its last as an upper one. Answers the store's own form ("2025-01-10T10:15:00Z"), which orders as text the way
- * the times do.
+ * the times do. And the times of answers, as upstream writes them.
  */
 import { formatOsmTimestamp } from "../osm/types.js";
 import { problem } from "./problems.js";
@@ -29,4 +29,9 @@ export function parseUtcDateTime(text: string, loc: Array<string | number>, boun
   const offsetMs = (match.groups?.["sign"] === "-" ? -1 : 1) * (offsetHours! * 60 + offsetMinutes!) * 60_000;
   const endOfDay = bound === "to" && match.groups?.["hour"] === undefined ? 86_399_000 : 0;
   return formatOsmTimestamp(ms - offsetMs + endOfDay);
+}
+
+/** Upstream's times in answers: UTC without the zone, as Python's isoformat() and PostgreSQL's `timestamp` write them. */
+export function zonelessTime(iso: string): string {
+  return iso.replace(/Z$/, "");
 }

@@ -5,6 +5,7 @@ import type { CustomExportOutcome } from "../export/custom.js";
 import type { SnapshotOutcome } from "../export/snapshot.js";
 import type { ExportFormat } from "../export/types.js";
 import { isCustomOutcome, type ExportTaskResult } from "../tasks/export-tasks.js";
+import { zonelessTime } from "./dates.js";
 import type { Task } from "../tasks/queue.js";
 
 /** Python's str(timedelta) for durations under a day: `H:MM:SS.ffffff`, as the real worker reports. */
@@ -63,11 +64,11 @@ function customResult(result: CustomExportOutcome, urlOf: (download: string) => 
         format: resource.format,
         description: DRIVER_NAMES[resource.format],
         size: resource.bytes,
-        last_modifed: upstreamTime(resource.madeAt),
+        last_modifed: zonelessTime(resource.madeAt),
       })),
     },
   }));
-  return { datasets, elapsed_time: naturalDelta(result.seconds), started_at: upstreamTime(result.startedAt) };
+  return { datasets, elapsed_time: naturalDelta(result.seconds), started_at: zonelessTime(result.startedAt) };
 }
 
 /** GDAL's names of the formats, which upstream gives as each file's description. */
@@ -81,8 +82,6 @@ const DRIVER_NAMES: Record<ExportFormat, string> = {
   parquet: "PARQUET",
 };
 
-/** Upstream's times: Python's isoformat() of a time without its zone (here UTC). */
-const upstreamTime = (iso: string): string => iso.replace(/Z$/, "");
 
 /** `baseUrl` is where the server is reached from outside, e.g. "https://exports.example.org". */
 export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskStatus {

@@ -14,6 +14,7 @@ import type { FeatureStore } from "../../store/store.js";
 import type { RouteContext } from "../app.js";
 import type { Refused } from "../body-checks.js";
 import { countries, countryArea, unknownCountry } from "../countries.js";
+import { zonelessTime } from "../dates.js";
 import { exportAreaProblems, polygonalArea } from "../export-area.js";
 
 export interface PlacesContext extends RouteContext {
@@ -21,8 +22,6 @@ export interface PlacesContext extends RouteContext {
   maxAreaKm2: number;
 }
 
-/** Upstream's timestamp: UTC without the zone, as PostgreSQL writes a `timestamp` in JSON. */
-const upstreamTime = (iso: string | null): string | null => (iso === null ? null : iso.replace(/Z$/, ""));
 
 const collection = <P>(features: FeatureCollection<P>["features"]): FeatureCollection<P> => ({ type: "FeatureCollection", features });
 
@@ -85,7 +84,7 @@ export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { stor
           type: "Feature",
           id: feature.osmId,
           geometry: feature.geometry,
-          properties: { osm_id: feature.osmId, osm_type: table, tags: feature.tags, changeset: feature.changeset, timestamp: upstreamTime(feature.timestamp) },
+          properties: { osm_id: feature.osmId, osm_type: table, tags: feature.tags, changeset: feature.changeset, timestamp: feature.timestamp === null ? null : zonelessTime(feature.timestamp) },
         })),
       );
     },
