@@ -18,6 +18,7 @@ export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSub
     get: (id) => submitter.get(id),
     revoke: (id) => submitter.revoke(id),
     waiting: () => submitter.waiting(),
+    pendingCount: () => submitter.pendingCount(),
     active: () => submitter.active(),
     workers: () => submitter.workers(),
   };

@@ -274,6 +274,15 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
     }
   }
 
+  async pendingCount(): Promise<number> {
+    try {
+      const counts = await this.queue.getJobCounts("waiting", "prioritized", "delayed");
+      return Object.values(counts).reduce((sum, count) => sum + count, 0);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
   async active(): Promise<Array<Task<R> & { payload: P; worker: string }>> {
     try {
       const jobs = await this.queue.getJobs(["active"], 0, -1, true);

@@ -32,6 +32,7 @@ export function answerTaskCalls<P, R>(queue: TaskSubmitter<P, R>, channel: IpcCh
     get: (id) => queue.get(id as string),
     revoke: (id) => queue.revoke(id as string),
     waiting: () => queue.waiting(),
+    pendingCount: () => queue.pendingCount(),
     active: () => queue.active(),
     workers: () => queue.workers(),
   };
@@ -94,6 +95,7 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAU
     get: (id) => call("get", id),
     revoke: (id) => call("revoke", id),
     waiting: () => call("waiting"),
+    pendingCount: () => call("pendingCount"),
     active: () => call("active"),
     workers: () => call("workers"),
   };

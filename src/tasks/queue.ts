@@ -63,7 +63,7 @@ export interface WorkOptions {
 }
 
 /** What a process that only submits, looks up and administers tasks needs of a queue (the HTTP routes). */
-export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get" | "revoke" | "waiting" | "active" | "workers">;
+export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get" | "revoke" | "waiting" | "pendingCount" | "active" | "workers">;
 
 let workingQueues = 0;
 
@@ -93,6 +93,8 @@ export interface TaskQueue<P, R> {
   revoke(id: string): Promise<Task<R> | null>;
   /** The PENDING tasks, in the order they will run (oldest first), with their payloads. */
   waiting(): Promise<Array<Task<R> & { payload: P }>>;
+  /** How many tasks are PENDING: waiting()'s length, without reading their payloads. */
+  pendingCount(): Promise<number>;
   /** The STARTED tasks, with their payloads and the name of the worker that runs each. */
   active(): Promise<Array<Task<R> & { payload: P; worker: string }>>;
   /** The names of the workers alive now (see newWorkerName), in this process or any other. */

@@ -264,6 +264,7 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
         `SELECT tasks.*, data AS payload FROM tasks JOIN payloads ON task_id = id
          WHERE state = 'PENDING' ORDER BY created_at, tasks.rowid`,
       ),
+      pendingCount: db.prepare("SELECT count(*) FROM tasks WHERE state = 'PENDING'").pluck(),
       started: db.prepare(
         `SELECT tasks.*, data AS payload FROM tasks JOIN payloads ON task_id = id
          WHERE id IN (SELECT value FROM json_each(?)) AND state = 'STARTED' ORDER BY started_at, tasks.rowid`,
@@ -319,6 +320,10 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
 
   async waiting(): Promise<Array<Task<R> & { payload: P }>> {
     return (this.statements.waiting.all() as RowWithPayload[]).map((row) => ({ ...toTask<R>(row), payload: unpack<P>(row.payload) }));
+  }
+
+  async pendingCount(): Promise<number> {
+    return this.statements.pendingCount.get() as number;
   }
 
   async active(): Promise<Array<Task<R> & { payload: P; worker: string }>> {

@@ -42,6 +42,7 @@ const noQueue: ExportSubmitter = {
   get: async () => null,
   revoke: async () => null,
   waiting: async () => [],
+  pendingCount: async () => 0,
   active: async () => [],
   workers: async () => [],
 };

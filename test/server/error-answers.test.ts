@@ -25,6 +25,7 @@ const unusedQueue: ExportSubmitter = {
   get: () => Promise.reject(new Error("not used")),
   revoke: () => Promise.reject(new Error("not used")),
   waiting: () => Promise.reject(new Error("not used")),
+  pendingCount: () => Promise.reject(new Error("not used")),
   active: () => Promise.reject(new Error("not used")),
   workers: () => Promise.reject(new Error("not used")),
 };

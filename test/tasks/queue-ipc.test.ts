@@ -46,6 +46,7 @@ describe("a task queue over IPC", () => {
       get: async (id) => tasks.get(id) ?? null,
       revoke: () => Promise.reject(new Error("not used")),
       waiting: () => Promise.reject(new Error("not used")),
+      pendingCount: () => Promise.reject(new Error("not used")),
       active: () => Promise.reject(new Error("not used")),
       workers: () => Promise.reject(new Error("not used")),
     };
@@ -83,6 +84,7 @@ describe("a task queue over IPC", () => {
         return id === "t0" ? revoked : null;
       },
       waiting: async () => waiting,
+      pendingCount: async () => waiting.length,
       active: async () => [running],
       workers: async () => ["basemodel@host:7", "basemodel@host:7#2"],
     };
@@ -94,6 +96,7 @@ describe("a task queue over IPC", () => {
     expect(await remote.revoke("missing")).toBeNull();
     await expect(remote.revoke("t9")).rejects.toThrow("Redis: connection lost");
     expect(await remote.waiting()).toEqual(waiting);
+    expect(await remote.pendingCount()).toBe(2);
     expect(await remote.active()).toEqual([running]);
     expect(await remote.workers()).toEqual(["basemodel@host:7", "basemodel@host:7#2"]);
   });

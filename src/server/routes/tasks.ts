@@ -102,7 +102,7 @@ export const taskRoutes: FastifyPluginAsync<ExportsContext> = async (app, { queu
     "/tasks/queue/",
     { schema: { tags: TAGS, summary: "How many tasks wait in each queue", response: { 200: { $ref: "QueueLengths#" } } } },
     async (): Promise<QueueLengths> => {
-      const length = (await queue.waiting()).length;
+      const length = await queue.pendingCount();
       return Object.fromEntries(QUEUE_NAMES.map((name) => [name, { length }]));
     },
   );

@@ -323,8 +323,10 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
       const tasks: Array<Task<string> & { payload: { area: string } }> = [];
       for (const area of ["a", "b", "c", "d"]) tasks.push({ ...(await queue.enqueue({ area })), payload: { area } });
       expect(await queue.waiting()).toEqual(tasks);
+      expect(await queue.pendingCount()).toBe(4);
       await queue.revoke(tasks[1]!.id);
       expect(await queue.waiting()).toEqual([tasks[0], tasks[2], tasks[3]]);
+      expect(await queue.pendingCount()).toBe(3);
       expect(await queue.active()).toEqual([]);
 
       const ran: string[] = [];
@@ -335,6 +337,7 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
       await until(queue, tasks[3]!.id, (t) => t.state === "SUCCESS");
       expect(ran).toEqual(["a", "c", "d"]);
       expect(await queue.waiting()).toEqual([]);
+      expect(await queue.pendingCount()).toBe(0);
     });
 
     it("lists the STARTED tasks, each with its payload and the name of the worker running it", async () => {
