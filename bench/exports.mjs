@@ -19,8 +19,9 @@ const OSMIUM_CONFIG = { attributes: { type: true, id: true, version: true, times
 const FORMATS = (process.env.BENCH_EXPORT_FORMATS ?? "geojson,shp,gpkg,fgb,kml,csv,parquet").split(",");
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 
-function startServe(db, exportsDir) {
-  const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--workers", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+export function startServe(db, exportsDir) {
+  // Warnings and errors only: a line per request and export would be most of what the benchmark prints.
+  const child = spawn(node, [BIN, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--workers", "1", "--log-level", "warn"], { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {

@@ -15,5 +15,7 @@ console.log("\n## Reference server: import and HTTP\n");
 console.log(await (await import("./server.mjs")).run());
 console.log("\n## Reference server: asynchronous exports\n");
 console.log(await (await import("./exports.mjs")).run());
+console.log("\n## Reference server: custom exports (TM-Extractor)\n");
+console.log(await (await import("./custom.mjs")).run());
 console.log("\n## Reference server: change files and data quality reports\n");
 console.log(await (await import("./update.mjs")).run());
