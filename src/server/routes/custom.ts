@@ -4,10 +4,8 @@
  * category's `where` read, the country found), queued, and run by the export workers.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { parse as parseYaml } from "yaml";
 import type { CustomSnapshotParams } from "../../api/custom.js";
 import type { ValidationError } from "../../api/errors.js";
-import { MAX_BODY_DEPTH } from "../../api/limits.js";
 import type { CustomCategoryJob, CustomExportJob } from "../../export/custom.js";
 import { parseWhere, WhereSyntaxError } from "../../query/where-text.js";
 import type { FeatureStore } from "../../store/store.js";
@@ -15,9 +13,8 @@ import { refusedRole } from "../access.js";
 import type { ExportsContext } from "../app.js";
 import type { Refused } from "../body-checks.js";
 import { countryArea, unknownCountry } from "../countries.js";
-import { BodyNotYaml } from "../error-answers.js";
-import { problem } from "../problems.js";
 import { exportAreaProblems, polygonalArea } from "../export-area.js";
+import { readBodiesAsYaml } from "../yaml-body.js";
 import { enqueueExport } from "./snapshot.js";
 
 export interface CustomContext extends ExportsContext {
@@ -49,8 +46,8 @@ async function customProblems(store: FeatureStore, params: CustomSnapshotParams,
     if (categoryEntries(params).length === 0) problems.push({ loc: ["body", "categories"], msg: "Categories can't be empty: name at least one, as {\"Roads\": {...}}", type: "value_error" });
     for (const { name, index, category } of categoryEntries(params)) {
       const loc = ["body", "categories", index, name, "where"];
-      const problem = refused(loc) ? undefined : whereProblem(category.where, loc);
-      if (problem) problems.push(problem);
+      const found = refused(loc) ? undefined : whereProblem(category.where, loc);
+      if (found) problems.push(found);
     }
   }
   if (refused(["body", "geometry"]) || refused(["body", "iso3"])) return problems;
@@ -106,22 +103,9 @@ function route(app: FastifyInstance, path: string, summary: string, consumes: st
 
 export const customRoutes: FastifyPluginAsync<CustomContext> = async (app, context) => {
   route(app, "/custom/snapshot/", "Queue a custom export: categories of features, each with its own columns, filter and formats", ["application/json"], context);
-  // The YAML route reads its body as YAML (of which JSON is a part), in a context of its own.
+  // The YAML route in a context of its own, whose bodies are read as YAML.
   await app.register(async (yaml) => {
-    yaml.removeAllContentTypeParsers();
-    yaml.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
-      const text = String(body);
-      if (text.trim() === "") return done(null, undefined);
-      try {
-        // Warnings (an unknown tag) would go to stderr; an alias may expand 100 times, not a billion.
-        done(null, parseYaml(text, { logLevel: "error", maxAliasCount: 100 }));
-      } catch (error) {
-        const message = (error as Error).message.split("\n")[0]!;
-        // The YAML reader recurses as deep as the text nests: what overflows its stack is far deeper than any request.
-        if (message.includes("Maximum call stack size exceeded")) done(problem(["body"], `the body nests far more than ${MAX_BODY_DEPTH} levels deep; no request needs more than 6`, "too_deep"), undefined);
-        else done(new BodyNotYaml(message), undefined);
-      }
-    });
+    readBodiesAsYaml(yaml);
     route(yaml, "/custom/snapshot/yaml/", "Queue a custom export written in YAML (as HOT's export configurations are)", ["application/x-yaml", "application/yaml", "text/yaml"], context);
   });
 };
