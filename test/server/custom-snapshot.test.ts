@@ -8,34 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CustomResource } from "../../src/api/custom.js";
 import { gdalLayers } from "../export/helpers.js";
 import { hasGdal } from "../query/gdal-oracle.js";
+import { tmExtractorRequest } from "./tm-extractor.js";
 import { downloadZip, finishedExport, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
 
 const SMALL = { type: "Polygon", coordinates: [[[7.4265, 43.7395], [7.428, 43.7395], [7.428, 43.741], [7.4265, 43.741], [7.4265, 43.7395]]] };
 
-/** TM-Extractor's request for a project: its config.json with the project's area and prefix, only the categories of its mapping types. */
-const TM_REQUEST = {
-  geometry: { type: "MultiPolygon", coordinates: [SMALL.coordinates] },
-  queue: "raw_daemon",
-  dataset: { dataset_prefix: "hotosm_project_1", dataset_folder: "TM", dataset_title: "Tasking Manger Project 1" },
-  categories: [
-    {
-      Buildings: {
-        types: ["polygons"],
-        select: ["name", "building", "building:levels", "building:materials", "addr:full", "addr:housenumber", "addr:street", "addr:city", "office", "source"],
-        where: "tags['building'] IS NOT NULL",
-        formats: ["geojson", "shp", "kml"],
-      },
-    },
-    {
-      Roads: {
-        types: ["lines"],
-        select: ["name", "highway", "surface", "smoothness", "width", "lanes", "oneway", "bridge", "layer", "source"],
-        where: "tags['highway'] IS NOT NULL",
-        formats: ["geojson", "shp", "kml"],
-      },
-    },
-  ],
-};
+/** TM-Extractor's request for a project whose mapping types are buildings and roads. */
+const TM_REQUEST = tmExtractorRequest(SMALL, 1, ["Buildings", "Roads"]);
 
 const STAFF = "staff-token-0123456789";
 const USERS = [

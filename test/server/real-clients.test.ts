@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_BBOX, EXAMPLE_POLYGON } from "../../src/api/examples.js";
 import { isCustomOutcome } from "../../src/tasks/export-result.js";
 import { startExportServer, type ExportServer } from "./exports.js";
+import { tmExtractorRequest } from "./tm-extractor.js";
 import { demoStorePath, MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type RunningServer } from "./helpers.js";
 
 type Polygon = { type: "Polygon"; coordinates: number[][][] };
@@ -173,45 +174,6 @@ describe("raw-data-api-py 0.3.0 on the demo town", { timeout: 300_000 }, () => {
   });
 });
 
-/** TM-Extractor's config.json (its four categories), as generate_filtered_config fills it for a project. */
-function tmExtractorRequest(area: Polygon, projectId: number): string {
-  const categories = [
-    {
-      Buildings: {
-        types: ["polygons"],
-        select: ["name", "building", "building:levels", "building:materials", "addr:full", "addr:housenumber", "addr:street", "addr:city", "office", "source"],
-        where: "tags['building'] IS NOT NULL",
-        formats: ["geojson", "shp", "kml"],
-      },
-    },
-    {
-      Roads: {
-        types: ["lines"],
-        select: ["name", "highway", "surface", "smoothness", "width", "lanes", "oneway", "bridge", "layer", "source"],
-        where: "tags['highway'] IS NOT NULL",
-        formats: ["geojson", "shp", "kml"],
-      },
-    },
-    {
-      Waterways: {
-        types: ["lines", "polygons"],
-        select: ["name", "waterway", "covered", "width", "depth", "layer", "blockage", "tunnel", "natural", "water", "source"],
-        where: "tags['waterway'] IS NOT NULL OR tags['water'] IS NOT NULL OR tags['natural'] IN ('water','wetland','bay')",
-        formats: ["geojson", "shp", "kml"],
-      },
-    },
-    { Landuse: { types: ["points", "polygons"], select: ["name", "amenity", "landuse", "leisure"], where: "tags['landuse'] IS NOT NULL", formats: ["geojson", "shp", "kml"] } },
-  ];
-  // The project's areaOfInterest, as the Tasking Manager gives it: a MultiPolygon.
-  const geometry = { type: "MultiPolygon", coordinates: [area.coordinates] };
-  return JSON.stringify({
-    geometry,
-    queue: "raw_daemon",
-    dataset: { dataset_prefix: `hotosm_project_${projectId}`, dataset_folder: "TM", dataset_title: `Tasking Manger Project ${projectId}` },
-    categories,
-  });
-}
-
 for (const [place, storePath, area] of [
   ["the demo town", demoStorePath, DEMO_AREA],
   ["Monaco", monacoStorePath, MONACO_AREA],
@@ -225,7 +187,7 @@ for (const [place, storePath, area] of [
 
     it("ProjectProcessor.retry_post_request: POST {base}/custom/snapshot/ with its headers reads task_id; track_tasks_status polls {base}/tasks/status/{id}/ until SUCCESS and keeps result", async () => {
       const base = `${server.url}/v1`;
-      const posted = await fetch(`${base}/custom/snapshot/`, { method: "POST", headers: { "Content-Type": "application/json", "Access-Token": token }, body: tmExtractorRequest(area, 17232) });
+      const posted = await fetch(`${base}/custom/snapshot/`, { method: "POST", headers: { "Content-Type": "application/json", "Access-Token": token }, body: JSON.stringify(tmExtractorRequest(area, 17232)) });
       const answer = await json(posted);
       expect(posted.status, JSON.stringify(answer)).toBe(200);
       expect(answer.task_id).toMatch(/^[0-9a-f-]{36}$/);
