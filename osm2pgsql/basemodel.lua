@@ -1,7 +1,7 @@
 -- basemodel's osm2pgsql flex style: fills HOT's raw-data tables (nodes, ways_line, ways_poly,
 -- relations) as `basemodel import` fills its SQLite store, for
 --   osm2pgsql --create --slim --output=flex --extra-attributes --style basemodel.lua FILE
--- (written for basemodel from the classification in docs/decisions.md and src/osm/assemble.ts):
+-- (written for basemodel from the classification in docs/decisions.md and src/server/osm/assemble.ts):
 --   - the tags odbl and source:ref are dropped; an object with no tags left is no feature;
 --   - a tagged node is a Point in nodes;
 --   - a closed way of more than 3 nodes is a Polygon in ways_poly, whatever its tags; any other

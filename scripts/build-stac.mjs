@@ -3,7 +3,7 @@
 // (core item by stac_version, each extension by its URL). The validator loads a module only
 // when an item asks for it, synchronously (require), so validateItem stays synchronous.
 //
-// Each schema is compiled from an expanded copy (src/stac/expand.ts, which also prepares the
+// Each schema is compiled from an expanded copy (src/validator/stac/expand.ts, which also prepares the
 // schemas a user maps or fetches at run time, so that both are explained alike): its $refs are
 // replaced by their targets, so that every error's schemaPath is the full path from the root.
 // A test compares every verdict with another implementation run on the official files.
@@ -21,10 +21,10 @@ const require = createRequire(import.meta.url);
 const standaloneCode = require("ajv/dist/standalone").default;
 const addFormats = require("ajv-formats");
 
-/** src/stac/expand.ts, runnable before tsc has compiled anything: it imports nothing but types. */
+/** src/validator/stac/expand.ts, runnable before tsc has compiled anything: it imports nothing but types. */
 async function loadExpand(root) {
   const { outputFiles } = await build({
-    entryPoints: [new URL("src/stac/expand.ts", root).pathname],
+    entryPoints: [new URL("src/validator/stac/expand.ts", root).pathname],
     bundle: true,
     write: false,
     format: "esm",

@@ -49,7 +49,7 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new
   stdio: "inherit",
 });
 // tsc copies no .cjs: the compiled STAC schemas go beside the modules that load them, so that
-// dist/stac and dist/cli-bundle (two levels below the package, as src/stac) find them alike.
+// dist/stac and dist/cli-bundle (two levels below the package, as src/validator/stac) find them alike.
 rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });
 cpSync(new URL("stac/", generated), new URL("dist/generated/stac/", root), { recursive: true });
 rmSync(new URL("dist/generated/rule-sets/", root), { recursive: true, force: true });

@@ -4,10 +4,10 @@
  *   import { validateItem } from "basemodel";
  *   const { valid, errors, warnings } = validateItem(item);
  */
-import type { ItemResult, ValidationResult } from "./item/issue.js";
-import type { BaseModelItem } from "./item/types.js";
-import type { FetchReport } from "./stac/fetch.js";
-import { stacIssues } from "./stac/index.js";
+import type { ItemResult, ValidationResult } from "./validator/item/result.js";
+import type { BaseModelItem } from "./validator/item/types.js";
+import type { FetchReport } from "./validator/engine/fetch-schemas.js";
+import { stacIssues } from "./validator/stac/index.js";
 import {
   validatorFor,
   validatorOf,
@@ -16,7 +16,7 @@ import {
   type TextValidationResult,
   type Validator,
   type ValidatorOptions,
-} from "./item/validator.js";
+} from "./validator/engine/validator.js";
 
 /** Splits the text options (file, format) from the validator's; anything but an object is refused. */
 function textOptions<T extends object>(options: T | undefined, own: ReadonlyArray<keyof T>): [Partial<T>, ValidatorOptions | undefined] {
@@ -64,20 +64,22 @@ export function assertBaseModelItem(value: unknown, options?: ValidatorOptions):
   validator.assertBaseModelItem(value);
 }
 
-export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./item/validator.js";
-export { checkLinks, LinkChecker, type LinkCheckOptions } from "./links/index.js";
-export type { FetchOptions, FetchReport } from "./stac/fetch.js";
+export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./validator/engine/validator.js";
+export { checkLinks, LinkChecker, type LinkCheckOptions } from "./validator/links/index.js";
+export type { FetchOptions, FetchReport } from "./validator/engine/fetch-schemas.js";
 
 /**
  * Downloads, into the schema cache, the extension schemas the items name that basemodel neither
  * bundles nor has mapped (--fetch). Loaded on first call: it is async, and most users never call it.
  */
-export async function fetchSchemas(...args: Parameters<typeof import("./stac/fetch.js").fetchSchemas>): Promise<FetchReport> {
-  return (await import("./stac/fetch.js")).fetchSchemas(...args);
+export async function fetchSchemas(...args: Parameters<typeof import("./validator/engine/fetch-schemas.js").fetchSchemas>): Promise<FetchReport> {
+  return (await import("./validator/engine/fetch-schemas.js")).fetchSchemas(...args);
 }
-export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./item/validator.js";
-export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, type JsonSchema } from "./item/schema.js";
-export { rules, type Rule } from "./item/rules.js";
-export { PROFILE_NAMES, RULE_SET_NAMES, type ProfileName, type RuleSetName, type RulesOption } from "./item/rule-sets.js";
-export type { Issue, ItemResult, RuleId, Severity, ValidationResult } from "./item/issue.js";
-export type * from "./item/types.js";
+export type { DocumentOptions, TextOptions, TextValidationResult, Validator, ValidatorOptions } from "./validator/engine/validator.js";
+export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL } from "./validator/item/schema.js";
+export { type JsonSchema } from "./diagnostics/json-schema.js";
+export { rules, type Rule } from "./diagnostics/rules.js";
+export { PROFILE_NAMES, RULE_SET_NAMES, type ProfileName, type RuleSetName, type RulesOption } from "./validator/item/rule-sets.js";
+export type { Issue, RuleId, Severity } from "./diagnostics/issue.js";
+export type { ItemResult, ValidationResult } from "./validator/item/result.js";
+export type * from "./validator/item/types.js";

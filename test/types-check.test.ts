@@ -1,8 +1,8 @@
 /**
- * src/item/types.check.ts makes tsc fail when the hand-written item types and the schema drift
+ * src/validator/item/types.check.ts makes tsc fail when the hand-written item types and the schema drift
  * apart. This test proves it: src/ is copied to a temporary directory (with tsconfig.json,
  * package.json and a node_modules symlink), one deliberate drift at a time is written into the copy's
- * src/item/types.ts, and tsc must fail on types.check.ts, at the assertion of the drifted part;
+ * src/validator/item/types.ts, and tsc must fail on types.check.ts, at the assertion of the drifted part;
  * the unmodified copy must compile. The real tree is never touched.
  */
 import { execFile } from "node:child_process";

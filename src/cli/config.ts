@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isRulesOption, PROFILE_NAMES, RULES_OPTIONS, type ProfileName, type RulesOption } from "../item/rule-sets.js";
+import { isRulesOption, PROFILE_NAMES, RULES_OPTIONS, type ProfileName, type RulesOption } from "../validator/item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
 
 /** Settings a config file may hold; command-line flags win over them. */

@@ -3,10 +3,10 @@
  * where tasks are submitted, started, finished and failed where they run. Both are in the main
  * process (HTTP processes submit through it), so every export's lines come from one place.
  */
-import type { Log } from "../server/log.js";
-import { isCustomOutcome, type ExportTaskResult } from "../tasks/export-result.js";
-import type { ExportSubmitter, ExportTaskPayload } from "../tasks/export-tasks.js";
-import type { TaskHandler } from "../tasks/queue.js";
+import type { Log } from "../server/http/log.js";
+import { isCustomOutcome, type ExportTaskResult } from "../server/tasks/export-result.js";
+import type { ExportSubmitter, ExportTaskPayload } from "../server/tasks/export-tasks.js";
+import type { TaskHandler } from "../server/tasks/queue.js";
 
 export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSubmitter {
   return {

@@ -7,9 +7,9 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { ProblemKind } from "../osm/assemble.js";
-import type { ImportSummary } from "../osm/import.js";
-import { isDatabaseUrl, shownLocation } from "../store/open.js";
+import type { ProblemKind } from "../server/osm/assemble.js";
+import type { ImportSummary } from "../server/fill/import.js";
+import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
 import { withOptionalDependencies } from "./optional.js";
 import { progressBar } from "./progress.js";
 import { UsageError } from "./usage-error.js";
@@ -113,8 +113,8 @@ function checkTarget(db: string, force: boolean, input: string): void {
  */
 const OPTIONAL = ["pbf", "saxes"];
 
-function loadImporter(database: boolean): Promise<typeof import("../osm/import.js")> {
-  return withOptionalDependencies("import", [...OPTIONAL, database ? "pg" : "better-sqlite3"], () => import("../osm/import.js"));
+function loadImporter(database: boolean): Promise<typeof import("../server/fill/import.js")> {
+  return withOptionalDependencies("import", [...OPTIONAL, database ? "pg" : "better-sqlite3"], () => import("../server/fill/import.js"));
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");

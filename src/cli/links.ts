@@ -1,14 +1,15 @@
 /**
  * basemodel validate --check-links: once every file is validated, every http(s) asset href of
- * every item is checked (src/links), each distinct URL once across the run, and each href that
+ * every item is checked (src/validator/links), each distinct URL once across the run, and each href that
  * cannot be reached becomes a link-unreachable error at its place in the file.
  */
-import type { ItemResult } from "../item/issue.js";
-import { SourceMap } from "../item/positions.js";
-import { documentItems, locateIssues, type DocumentFormat, type DocumentItem } from "../item/text.js";
-import { LinkChecker, linkTargets, type LinkCheckOptions } from "../links/index.js";
-import type { FileReport } from "../report/types.js";
-import { byPosition, progress, type Io } from "./validate.js";
+import type { ItemResult } from "../validator/item/result.js";
+import { SourceMap } from "../validator/item/positions.js";
+import { documentItems, locateIssues, type DocumentFormat, type DocumentItem } from "../validator/engine/text.js";
+import { LinkChecker, linkTargets, type LinkCheckOptions } from "../validator/links/index.js";
+import type { FileReport } from "../validator/report/types.js";
+import { byPosition } from "../diagnostics/issue.js";
+import { progress, type Io } from "./io.js";
 
 interface FileLinks {
   report: FileReport;

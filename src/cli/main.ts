@@ -1,18 +1,20 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { ImportFlags } from "./import.js";
-import { LOG_LEVELS } from "../server/log.js";
-import type { ServeFlags } from "./serve.js";
+import { LOG_LEVELS } from "../server/http/log.js";
+import type { ServeFlags } from "./serve-options.js";
 import { corsOrigins } from "./serve-options.js";
 import { redisQueueUrl } from "./queue-option.js";
 import type { WorkerFlags } from "./worker.js";
 import type { ReplicateFlags } from "./replicate.js";
 import type { UpdateFlags } from "./update.js";
-import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../item/rule-sets.js";
+import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../validator/item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
-import { EXIT_USAGE, runValidate, type ValidateFlags } from "./validate.js";
+import { EXIT_USAGE } from "./io.js";
+import { runValidate, type ValidateFlags } from "./validate.js";
+import { packageFile } from "../package-files.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
 
 const EXIT_CODES = `
 Exit codes:
@@ -152,7 +154,7 @@ function program(): Command {
     .description("print the rules table (Markdown), or --json for the rule catalogue")
     .option("--json", "print the rules as JSON")
     .action(async (flags: { json?: boolean }) => {
-      const [{ rules }, { rulesMarkdown }] = await Promise.all([import("../item/rules.js"), import("../item/rules-doc.js")]);
+      const [{ rules }, { rulesMarkdown }] = await Promise.all([import("../diagnostics/rules.js"), import("../validator/item/rules-doc.js")]);
       process.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : rulesMarkdown());
     });
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "./usage-error.js";
+import { packageFile } from "../package-files.js";
 
 /**
  * Runs `load` once every package of `packages` (what `command` needs) can be found; the missing
@@ -46,7 +47,7 @@ function missingPackage(error: unknown): string | null {
 
 /** The major version package.json asks for, so the advice stays right when the range moves. */
 function peerMajor(name: string): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  const manifest = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as {
     peerDependencies?: Record<string, string>;
   };
   return /\d+/.exec(manifest.peerDependencies?.[name] ?? "")?.[0] ?? "latest";

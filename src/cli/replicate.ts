@@ -7,7 +7,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { isDatabaseUrl, shownLocation } from "../store/open.js";
+import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
 import { checkFiles } from "./update.js";
 import { withOptionalDependencies } from "./optional.js";
 import { UsageError } from "./usage-error.js";
@@ -49,7 +49,7 @@ export async function runReplicate(flags: ReplicateFlags, io: ReplicateIo): Prom
   }
   if (flags.server !== undefined && !/^https?:\/\/[^/]/.test(flags.server)) throw new UsageError(`--server ${flags.server} is not an http:// or https:// URL`);
   checkFiles([[flags.rules, "--rules"]]);
-  const { storeFactory } = await withOptionalDependencies("replicate", ["pg"], () => import("../store/open.js"));
+  const { storeFactory } = await withOptionalDependencies("replicate", ["pg"], () => import("../server/store/open.js"));
   const factory = await storeFactory(flags.db);
   if (factory.kind !== "osm2pgsql") throw new UsageError(`replicate needs a PostGIS store; ${flags.db} is none`);
   const folder = mkdtempSync(join(tmpdir(), "basemodel-replicate-"));

@@ -3,7 +3,7 @@
  * (or "profile") fills in what a layer does not say: the flags, then their profile, then the
  * file's settings, then its profile. Flags win over the file, as everywhere.
  */
-import { DEFAULT_RULE_SET, PROFILES, type ProfileName, type RulesOption } from "../item/rule-sets.js";
+import { DEFAULT_RULE_SET, PROFILES, type ProfileName, type RulesOption } from "../validator/item/rule-sets.js";
 
 export interface RuleChoices {
   stac?: boolean;

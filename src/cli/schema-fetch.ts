@@ -1,13 +1,13 @@
 /**
  * basemodel validate --stac --fetch: before each file is validated, the extension schemas its
- * items name that are neither bundled nor mapped are downloaded into the cache (src/stac/fetch.ts),
+ * items name that are neither bundled nor mapped are downloaded into the cache (src/validator/engine/fetch-schemas.ts),
  * each URL once across the run. A download that fails is said once on standard error; the items
  * that name it get the stac-extension-unknown warning.
  */
-import type { EngineSettings } from "../item/engine.js";
-import { documentItems, type DocumentFormat } from "../item/text.js";
-import { SchemaFetcher } from "../stac/fetch.js";
-import type { Io } from "./validate.js";
+import type { EngineSettings } from "../validator/item/settings.js";
+import { documentItems, type DocumentFormat } from "../validator/engine/text.js";
+import { SchemaFetcher } from "../validator/engine/fetch-schemas.js";
+import type { Io } from "./io.js";
 
 export function schemaFetchStep(settings: Readonly<EngineSettings>, io: Io): (bytes: Buffer, format: DocumentFormat) => Promise<void> {
   const fetcher = new SchemaFetcher(settings);

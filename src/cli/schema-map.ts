@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isHttpUrl } from "../net/http-url.js";
+import { isHttpUrl } from "../validator/net/http-url.js";
 import { UsageError } from "./usage-error.js";
 
 const FORM = '<url>=<file>, or <url-prefix>/=<folder>';

@@ -4,9 +4,10 @@
  */
 import { InvalidArgumentError } from "commander";
 import type { ServerOptions } from "../server/app.js";
-import type { CorsOrigins } from "../server/cors.js";
-import type { ServeFlags } from "./serve.js";
+import type { CorsOrigins } from "../server/http/cors.js";
+
 import { readUsersFile } from "./users-file.js";
+import type { LogLevel } from "../server/http/log.js";
 
 function isOrigin(text: string): boolean {
   try {
@@ -40,4 +41,29 @@ export function requestOptions(
     plainMaxAreaKm2: flags.plainMaxArea,
     ...(flags.users !== undefined && { users: readUsersFile(flags.users) }),
   };
+}
+
+export interface ServeFlags {
+  db?: string;
+  port: number;
+  host: string;
+  exports: string;
+  publicUrl?: string;
+  workers: number;
+  /** Processes answering HTTP requests. */
+  processes: number;
+  maxArea: number;
+  /** km², for /snapshot/plain/ requests with a geometry. */
+  plainMaxArea: number;
+  /** Origins whose web pages may call the server. */
+  cors: CorsOrigins;
+  strictRequests?: boolean;
+  /** Hours. */
+  exportMaxAge: number;
+  /** Lines of this level and above go to standard error. */
+  logLevel: LogLevel;
+  /** A Redis URL: exports go to this queue, for `basemodel worker` to run, and none run here. */
+  queue?: string;
+  /** A users file: who may send which access-token, with which role. */
+  users?: string;
 }

@@ -12,10 +12,10 @@ import cluster, { type Worker } from "node:cluster";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { lineLog, type Log } from "../server/log.js";
-import type { ExportSubmitter } from "../tasks/export-tasks.js";
-import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../tasks/queue-ipc.js";
-import type { ServeFlags } from "./serve.js";
+import { lineLog, type Log } from "../server/http/log.js";
+import type { ExportSubmitter } from "../server/tasks/export-tasks.js";
+import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../server/tasks/queue-ipc.js";
+import type { ServeFlags } from "./serve-options.js";
 import { requestOptions } from "./serve-options.js";
 import { UsageError } from "./usage-error.js";
 
@@ -174,7 +174,7 @@ export async function runHttpProcess(flags: ServeFlags, version: string): Promis
     process.once("SIGTERM", stop);
   });
   try {
-    const [{ createServer }, { openStore }, { localArtifacts }] = await Promise.all([import("../server/app.js"), import("../store/open.js"), import("../export/artifacts.js")]);
+    const [{ createServer }, { openStore }, { localArtifacts }] = await Promise.all([import("../server/app.js"), import("../server/store/open.js"), import("../server/exports/artifacts.js")]);
     let store;
     try {
       store = await openStore(location);

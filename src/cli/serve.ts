@@ -10,39 +10,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { CorsOrigins } from "../server/cors.js";
-import { lineLog, type LogLevel } from "../server/log.js";
-import { isDatabaseUrl, shownLocation } from "../store/open.js";
+import { lineLog } from "../server/http/log.js";
+import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
 import { requestOptions } from "./serve-options.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
-
-export interface ServeFlags {
-  db?: string;
-  port: number;
-  host: string;
-  exports: string;
-  publicUrl?: string;
-  workers: number;
-  /** Processes answering HTTP requests. */
-  processes: number;
-  maxArea: number;
-  /** km², for /snapshot/plain/ requests with a geometry. */
-  plainMaxArea: number;
-  /** Origins whose web pages may call the server. */
-  cors: CorsOrigins;
-  strictRequests?: boolean;
-  /** Hours. */
-  exportMaxAge: number;
-  /** Lines of this level and above go to standard error. */
-  logLevel: LogLevel;
-  /** A Redis URL: exports go to this queue, for `basemodel worker` to run, and none run here. */
-  queue?: string;
-  /** A users file: who may send which access-token, with which role. */
-  users?: string;
-}
+import type { ServeFlags } from "./serve-options.js";
 
 export interface ServeIo {
   stdout: { write(text: string): unknown };
@@ -60,7 +35,7 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 async function loadServer(database: boolean, redisQueue: boolean) {
   const packages = [...OPTIONAL, ...(database ? ["pg"] : []), ...(redisQueue ? ["bullmq", "ioredis"] : [])];
   const [server, store, queue, tasks, artifacts] = await withOptionalDependencies("serve", packages, () =>
-    Promise.all([import("../server/app.js"), import("../store/open.js"), import("../tasks/open-queue.js"), import("../tasks/export-tasks.js"), import("../export/artifacts.js")]),
+    Promise.all([import("../server/app.js"), import("../server/store/open.js"), import("../server/tasks/open-queue.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
   );
   return { ...server, ...store, ...queue, ...tasks, ...artifacts };
 }
@@ -93,7 +68,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
   let demoDir: string | undefined;
   let location = db;
   if (location === undefined) {
-    const { createDemoStore } = await import("../demo/index.js");
+    const { createDemoStore } = await import("../server/demo/index.js");
     demoDir = mkdtempSync(join(tmpdir(), "basemodel-demo-"));
     location = join(demoDir, "demo.db");
     await createDemoStore(location);

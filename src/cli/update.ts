@@ -5,9 +5,9 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import type { RuleSet } from "../quality/rules.js";
-import { isDatabaseUrl, shownLocation } from "../store/open.js";
-import type { UpdateSummary } from "../update/apply.js";
+import type { RuleSet } from "../server/quality/rules.js";
+import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import type { UpdateSummary } from "../server/fill/apply.js";
 import { isEnvironmentError } from "./import.js";
 import { withOptionalDependencies } from "./optional.js";
 import { UsageError } from "./usage-error.js";
@@ -133,10 +133,10 @@ function storeFailure(error: unknown, db: string, io: UpdateIo): number {
 
 async function loadUpdater() {
   const [update, errors, osmErrors, rules] = await Promise.all([
-    import("../update/update-store.js"),
-    import("../update/errors.js"),
-    import("../osm/errors.js"),
-    import("../quality/rules.js"),
+    import("../server/fill/update-store.js"),
+    import("../server/fill/update-errors.js"),
+    import("../server/osm/errors.js"),
+    import("../server/quality/rules.js"),
   ]);
   return { updateStore: update.updateStore, checkWholeStore: update.checkWholeStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadRuleSet: rules.loadRuleSet };
 }

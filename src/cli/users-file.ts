@@ -7,8 +7,8 @@
  * anything wrong is a usage error naming the entry and the member.
  */
 import { readFileSync } from "node:fs";
-import { ROLE_NUMBERS, type Role } from "../api/auth.js";
-import type { UserEntry } from "../server/access.js";
+import { ROLE_NUMBERS, type Role } from "../server/api/auth.js";
+import type { UserEntry } from "../server/http/access.js";
 import { UsageError } from "./usage-error.js";
 
 const ROLES = Object.keys(ROLE_NUMBERS) as Role[];

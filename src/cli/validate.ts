@@ -1,19 +1,21 @@
 import { appendFileSync } from "node:fs";
 import { extname } from "node:path";
-import type { Issue, ItemResult } from "../item/issue.js";
-import { NDJSON_HINT } from "../item/syntax.js";
-import type { ProfileName, RulesOption } from "../item/rule-sets.js";
-import type { DocumentFormat } from "../item/text.js";
-import { validatorOf, type Validator, type ValidatorOptions } from "../item/validator.js";
-import { formatNames, loadFormatter } from "../report/index.js";
-import type { FileReport, RuleSetCounts, RunReport } from "../report/types.js";
-import { defaultSchemaCache } from "../stac/cache.js";
+import type { ItemResult } from "../validator/item/result.js";
+import { NDJSON_HINT } from "../validator/item/syntax.js";
+import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
+import type { DocumentFormat } from "../validator/engine/text.js";
+import { validatorOf, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
+import { formatNames, loadFormatter } from "../validator/report/index.js";
+import type { FileReport, RuleSetCounts, RunReport } from "../validator/report/types.js";
+import { defaultSchemaCache } from "../validator/stac/cache.js";
 import { loadConfig } from "./config.js";
 import { chooseRules } from "./rule-choices.js";
 import { findFiles } from "./files.js";
 import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
 import { runSchemaMap } from "./schema-map.js";
 import { UsageError } from "./usage-error.js";
+import { byPosition } from "../diagnostics/issue.js";
+import { EXIT_INVALID, EXIT_USAGE, EXIT_VALID, progress, type Io } from "./io.js";
 
 export interface ValidateFlags {
   prefix?: string;
@@ -39,18 +41,6 @@ export interface ValidateFlags {
   stdinFilename?: string;
 }
 
-export interface Io {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  stdin: AsyncIterable<Buffer | string>;
-}
-
-export const EXIT_VALID = 0;
-export const EXIT_INVALID = 1;
-export const EXIT_USAGE = 2;
-
 const NDJSON_EXTENSIONS = new Set([".ndjson", ".jsonl"]);
 
 /** Colour only on a terminal; FORCE_COLOR and NO_COLOR (https://no-color.org) decide before that, a flag before both. */
@@ -60,8 +50,6 @@ export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTT
   if (env.NO_COLOR) return false;
   return isTTY === true;
 }
-
-export const byPosition = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 
 const formatOf = (file: string): DocumentFormat => (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json");
 
@@ -88,20 +76,6 @@ function withNdjsonHint(report: FileReport, fromStdin: boolean): FileReport {
   return report;
 }
 
-/** Progress on standard error ("validating 20/800 files") for runs of at least `minimum` on a terminal; silent otherwise. */
-export function progress(io: Io, total: number, doing = "validating", things = "files", minimum = 500): (done: number) => void {
-  if (!io.stderr.isTTY || total < minimum) return () => {};
-  let shown = 0;
-  return (done) => {
-    const now = Date.now();
-    if (done === total) io.stderr.write("\r\x1b[K");
-    else if (now - shown > 100) {
-      shown = now;
-      io.stderr.write(`\r${doing} ${done}/${total} ${things}`);
-    }
-  };
-}
-
 /** `basemodel validate`: finds the files, validates every item, prints the report; returns the exit code. */
 export async function runValidate(paths: readonly string[], flags: ValidateFlags, io: Io): Promise<number> {
   const started = performance.now();
@@ -111,7 +85,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   if (!formatter) throw new UsageError(`unknown format "${formatName}"; the formats are ${formatNames.join(", ")}`);
   const { stac, rules, fairChecks } = chooseRules(flags, config);
   // The STAC layer is loaded only for --stac: without it, validate starts as it did before.
-  const stacLayer = stac ? (await import("../stac/index.js")).stacIssues : undefined;
+  const stacLayer = stac ? (await import("../validator/stac/index.js")).stacIssues : undefined;
   checkNetworkFlags(flags, stac);
   const schemaMap = stac ? runSchemaMap(flags.schemaMap ?? [], config.schemaMap, configFile, io.cwd) : undefined;
   const schemaCache = flags.fetch || flags.offline ? defaultSchemaCache(io.env) : undefined;
@@ -170,7 +144,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   const report = summarise(reports, validator, performance.now() - started);
   io.stdout.write(formatter(report, { color: useColor(flags.color, io.env, io.stdout.isTTY), quiet: flags.quiet ?? config.quiet ?? false }));
   if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) {
-    const { formatStepSummary } = await import("../report/github.js");
+    const { formatStepSummary } = await import("../validator/report/github.js");
     appendFileSync(io.env.GITHUB_STEP_SUMMARY, formatStepSummary(report));
   }
 

@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { lineLog, type LogLevel } from "../server/log.js";
-import { isDatabaseUrl, shownLocation } from "../store/open.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../tasks/export-tasks.js";
+import { lineLog, type LogLevel } from "../server/http/log.js";
+import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import type { ExportTaskPayload, ExportTaskResult } from "../server/tasks/export-tasks.js";
 import { loggedHandler } from "./export-log.js";
 import { withOptionalDependencies } from "./optional.js";
 import { UsageError } from "./usage-error.js";
@@ -33,7 +33,7 @@ const OPTIONAL = ["bullmq", "ioredis", "better-sqlite3", "geos-wasm", "yazl", "f
 
 async function loadWorker() {
   const [store, queue, tasks, artifacts] = await withOptionalDependencies("worker", OPTIONAL, () =>
-    Promise.all([import("../store/open.js"), import("../tasks/bullmq-queue.js"), import("../tasks/export-tasks.js"), import("../export/artifacts.js")]),
+    Promise.all([import("../server/store/open.js"), import("../server/tasks/bullmq-queue.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
   );
   return { ...store, ...queue, ...tasks, ...artifacts };
 }

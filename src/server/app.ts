@@ -4,19 +4,18 @@
  * error at once, nothing coerced or stripped); every problem is a 422 in the real services' shape.
  */
 import Fastify, { type FastifyInstance } from "fastify";
-import { schemas, strictSchemas } from "../api/index.js";
-import { DEFAULT_MAX_AREA_KM2 } from "../api/snapshot.js";
-import { DEFAULT_PLAIN_MAX_AREA_KM2 } from "../api/snapshot-plain.js";
-import type { ArtifactStore } from "../export/artifacts.js";
-import type { FeatureStore } from "../store/store.js";
-import type { ExportSubmitter } from "../tasks/export-tasks.js";
-import { keepSchemaErrors, reportEveryProblem } from "./body-checks.js";
-import { refuseDeepBodies } from "./body-depth.js";
-import { answerCors, corsPolicy, type CorsOrigins } from "./cors.js";
-import { registerDocs } from "./docs.js";
-import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./error-answers.js";
-import { silentLog, type Log } from "./log.js";
-import { requestLine } from "./request-line.js";
+import { schemas, strictSchemas } from "./api/index.js";
+import { DEFAULT_MAX_AREA_KM2 } from "./api/snapshot.js";
+import { DEFAULT_PLAIN_MAX_AREA_KM2 } from "./api/snapshot-plain.js";
+import type { FeatureStore } from "./store/store.js";
+
+import { keepSchemaErrors, reportEveryProblem } from "./http/body-checks.js";
+import { refuseDeepBodies } from "./http/body-depth.js";
+import { answerCors, corsPolicy, type CorsOrigins } from "./http/cors.js";
+import { registerDocs } from "./routes/docs.js";
+import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./http/error-answers.js";
+import { silentLog, type Log } from "./http/log.js";
+import { requestLine } from "./http/request-line.js";
 import { exportRoutes } from "./routes/exports.js";
 import { rawRoutes } from "./routes/raw.js";
 import { rawValidationRoutes } from "./routes/raw-validation.js";
@@ -26,10 +25,11 @@ import { customRoutes } from "./routes/custom.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
-import { AccessTokens, authRoutes, type UserEntry } from "./access.js";
+import { AccessTokens, authRoutes, type UserEntry } from "./http/access.js";
 import { placeRoutes } from "./routes/places.js";
 import { statusRoutes } from "./routes/status.js";
-import { firstComeFirstServed } from "./turns.js";
+import { firstComeFirstServed } from "./http/turns.js";
+import type { ExportsContext, ExportsOptions, RouteContext } from "./routes/context.js";
 
 export interface ServerOptions {
   store: FeatureStore;
@@ -60,16 +60,6 @@ export interface ServerOptions {
   users?: readonly UserEntry[];
 }
 
-export interface ExportsOptions {
-  /** Where export tasks are queued; workers (not the server) run them, maybe in another process. */
-  queue: ExportSubmitter;
-  /** Where the workers publish exports, served under /exports/. */
-  artifacts: ArtifactStore;
-  /** The server's address as clients see it, for download URLs; default: the host each request was sent to. */
-  publicUrl?: string;
-  /** Largest export area in km²; larger is a 422. Default 100,000. */
-  maxAreaKm2?: number;
-}
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_PLAIN_FEATURE_LIMIT = 5000;
@@ -100,7 +90,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }, cors),
     frameworkErrors: answerUnroutable(log, cors),
-    // discriminator: a GeoJSON area is checked against the one shape its `type` names (src/api/snapshot.ts).
+    // discriminator: a GeoJSON area is checked against the one shape its `type` names (src/server/api/snapshot.ts).
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false, discriminator: true } },
   });
   // Answers are plain JSON: the response schemas document the wire and are checked by the tests,
@@ -175,14 +165,4 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   return app;
 }
 
-export interface RouteContext {
-  store: FeatureStore;
-  plainFeatureLimit: number;
-  plainMaxAreaKm2: number;
-}
 
-export interface ExportsContext extends ExportsOptions {
-  maxAreaKm2: number;
-  /** The users file's tokens, when the server has one. */
-  tokens: AccessTokens | undefined;
-}

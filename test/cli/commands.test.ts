@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { rulesMarkdown } from "../../src/item/rules-doc.js";
+import { rulesMarkdown } from "../../src/validator/item/rules-doc.js";
 import { basemodel, itemWithWarningText, ROOT, scratchDir } from "./helpers.js";
 
 const dir = scratchDir();

@@ -6,8 +6,8 @@ import { copyFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } fr
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
-import { monacoStorePath } from "../monaco.js";
-import { updateFixture } from "../update/helpers.js";
+import { monacoStorePath } from "../support/monaco.js";
+import { updateFixture } from "../server/fill/helpers.js";
 import { basemodel, scratchDir } from "./helpers.js";
 
 const dir = scratchDir();

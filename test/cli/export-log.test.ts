@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loggedHandler, loggedSubmitter } from "../../src/cli/export-log.js";
-import { lineLog } from "../../src/server/log.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../../src/tasks/export-tasks.js";
-import { PermanentTaskError } from "../../src/tasks/queue.js";
-import { openSqliteTaskQueue } from "../../src/tasks/sqlite-queue.js";
+import { lineLog } from "../../src/server/http/log.js";
+import type { ExportTaskPayload, ExportTaskResult } from "../../src/server/tasks/export-tasks.js";
+import { PermanentTaskError } from "../../src/server/tasks/queue.js";
+import { openSqliteTaskQueue } from "../../src/server/tasks/sqlite-queue.js";
 
 const directory = mkdtempSync(join(tmpdir(), "basemodel-export-log-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import type { Issue } from "../../src/index.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
-import { afterFile } from "../cleanup.js";
+import { afterFile } from "../support/cleanup.js";
 
 export const ROOT = resolve(__dirname, "../..");
 export const BIN = join(ROOT, "bin/basemodel.js");

@@ -2,9 +2,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MONACO } from "../osm/helpers.js";
-import { postgresTemplateUrl } from "../requirements.js";
-import { freshDatabases } from "../services.js";
+import { MONACO } from "../server/osm/helpers.js";
+import { postgresTemplateUrl } from "../support/requirements.js";
+import { freshDatabases } from "../support/services.js";
 import { basemodel, scratchDir, startServe } from "./helpers.js";
 
 const template = postgresTemplateUrl();

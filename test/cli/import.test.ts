@@ -5,9 +5,9 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { FEATURE_TABLES } from "../../src/store/store.js";
-import { ANDORRA, MONACO } from "../osm/helpers.js";
-import { hasTool } from "../requirements.js";
+import { FEATURE_TABLES } from "../../src/model/features.js";
+import { ANDORRA, MONACO } from "../server/osm/helpers.js";
+import { hasTool } from "../support/requirements.js";
 import { basemodel, BIN, ROOT, scratchDir } from "./helpers.js";
 
 const FIXTURE = join(ROOT, "fixtures/osm/assembly.osm");

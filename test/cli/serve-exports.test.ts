@@ -6,9 +6,9 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readWithGdal } from "../export/helpers.js";
-import { hasGdal } from "../query/gdal-oracle.js";
-import { monacoStorePath } from "../server/helpers.js";
+import { readWithGdal } from "../server/export/helpers.js";
+import { hasGdal } from "../server/query/gdal-oracle.js";
+import { monacoStorePath } from "../server/routes/helpers.js";
 import { exportStatus as status, postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
 
 /** All of Monaco. */

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { monacoStorePath } from "../monaco.js";
+import { monacoStorePath } from "../support/monaco.js";
 import { basemodel, scratchDir, startServe, type ServeProcess } from "./helpers.js";
 
 /** The pids of a process's children, from /proc. */

@@ -1,6 +1,6 @@
 /** basemodel serve --cors, --strict-requests and --plain-max-area, on the real CLI (one process and two). */
 import { describe, expect, it } from "vitest";
-import { EXAMPLE_POLYGON } from "../../src/api/examples.js";
+import { EXAMPLE_POLYGON } from "../../src/server/api/examples.js";
 import { basemodel, scratchDir, startServe } from "./helpers.js";
 
 const RING = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";

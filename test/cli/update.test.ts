@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
-import { monacoStoreCopy } from "../monaco.js";
-import { differingTables, findingsOf, snapshotStore, updateFixture } from "../update/helpers.js";
+import { monacoStoreCopy } from "../support/monaco.js";
+import { differingTables, findingsOf, snapshotStore, updateFixture } from "../server/fill/helpers.js";
 import { basemodel, scratchDir } from "./helpers.js";
 
 const FIRST = updateFixture("monaco-mapathon-1.osc");

@@ -8,11 +8,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { monacoStorePath } from "../server/helpers.js";
-import { MONACO } from "../osm/helpers.js";
-import { postgresTemplateUrl, redisUrl } from "../requirements.js";
-import { freshDatabases } from "../services.js";
-import { freePort } from "../free-port.js";
+import { monacoStorePath } from "../server/routes/helpers.js";
+import { MONACO } from "../server/osm/helpers.js";
+import { postgresTemplateUrl, redisUrl } from "../support/requirements.js";
+import { freshDatabases } from "../support/services.js";
+import { freePort } from "../support/free-port.js";
 import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, type ServeProcess } from "./helpers.js";
 
 /** All of Monaco: its KML export runs long enough to be caught running. */

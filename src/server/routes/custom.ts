@@ -4,17 +4,17 @@
  * category's `where` read, the country found), queued, and run by the export workers.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { CustomSnapshotParams } from "../../api/custom.js";
-import type { ValidationError } from "../../api/errors.js";
-import type { CustomCategoryJob, CustomExportJob } from "../../export/custom.js";
-import { parseWhere, WhereSyntaxError } from "../../query/where-text.js";
-import type { FeatureStore } from "../../store/store.js";
-import { refusedRole } from "../access.js";
-import type { ExportsContext } from "../app.js";
-import type { Refused } from "../body-checks.js";
-import { countryArea, unknownCountry } from "../countries.js";
-import { exportAreaProblems, polygonalArea } from "../export-area.js";
-import { readBodiesAsYaml } from "../yaml-body.js";
+import type { CustomSnapshotParams } from "../api/custom.js";
+import type { ValidationError } from "../api/errors.js";
+import type { CustomCategoryJob, CustomExportJob } from "../exports/custom.js";
+import { parseWhere, WhereSyntaxError } from "../query/where-text.js";
+import type { FeatureStore } from "../store/store.js";
+import { refusedRole } from "../http/access.js";
+import type { ExportsContext } from "./context.js";
+import type { Refused } from "../http/body-checks.js";
+import { countryArea, unknownCountry } from "../http/countries.js";
+import { exportAreaProblems, polygonalArea } from "../http/export-area.js";
+import { readBodiesAsYaml } from "../http/yaml-body.js";
 import { enqueueExport } from "./snapshot.js";
 
 export interface CustomContext extends ExportsContext {

@@ -5,10 +5,10 @@
  */
 import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { PublishedFile } from "../../export/artifacts.js";
-import type { ExportsContext } from "../app.js";
-import { wrongMethod } from "../error-answers.js";
-import { pathOf } from "../request-line.js";
+import type { PublishedFile } from "../exports/artifacts.js";
+import type { ExportsContext } from "./context.js";
+import { wrongMethod } from "../http/error-answers.js";
+import { pathOf } from "../http/request-line.js";
 
 const CONTENT_TYPES: Record<string, string> = { zip: "application/zip", geojson: "application/geo+json" };
 

@@ -1,21 +1,21 @@
 /**
  * raw-data-api's lookups: the countries (GET /countries/, /countries/{cid}/), the features of
  * an OSM id (GET /osm_id/) and the buildings and roads of an area (POST /stats/polygon/).
- * The countries are the store's own (src/server/countries.ts).
+ * The countries are the store's own (src/server/http/countries.ts).
  */
 import type { FastifyPluginAsync } from "fastify";
-import type { ValidationError } from "../../api/errors.js";
-import { OSM_ID_PATTERN, type Country, type CountryCollection, type OsmFeatureProperties, type StatsRequestParams } from "../../api/places.js";
-import type { AreaStats } from "../../api/snapshot.js";
-import type { FeatureCollection } from "../../api/feature-collection.js";
-import { areaStats } from "../../export/area-stats.js";
-import { prepareArea } from "../../geometry/geos.js";
-import type { FeatureStore } from "../../store/store.js";
-import type { RouteContext } from "../app.js";
-import type { Refused } from "../body-checks.js";
-import { countries, countryArea, unknownCountry } from "../countries.js";
-import { zonelessTime } from "../dates.js";
-import { exportAreaProblems, polygonalArea } from "../export-area.js";
+import type { ValidationError } from "../api/errors.js";
+import { OSM_ID_PATTERN, type CountryCollection, type OsmFeatureProperties, type StatsRequestParams } from "../api/places.js";
+import type { AreaStats } from "../api/snapshot.js";
+import type { FeatureCollection } from "../api/feature-collection.js";
+import { areaStats } from "../exports/area-stats.js";
+import { prepareArea } from "../geometry/geos.js";
+import type { FeatureStore } from "../store/store.js";
+import type { RouteContext } from "./context.js";
+import type { Refused } from "../http/body-checks.js";
+import { countries, countryArea, unknownCountry } from "../http/countries.js";
+import { zonelessTime } from "../http/dates.js";
+import { exportAreaProblems, polygonalArea } from "../http/export-area.js";
 
 export interface PlacesContext extends RouteContext {
   /** The largest area /stats/polygon/ counts in (the export limit: it reads as much). */

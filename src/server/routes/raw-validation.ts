@@ -4,8 +4,8 @@
  * Dates compare with the changeset's closing, as the 2024 service did.
  */
 import type { FastifyPluginAsync } from "fastify";
-import type { RouteContext } from "../app.js";
-import { addCountRoutes2024, addRoutes2024, featuresRoute, KIND_NAMES, KINDS } from "../feature-routes.js";
+import type { RouteContext } from "./context.js";
+import { addCountRoutes2024, addRoutes2024, featuresRoute, KIND_NAMES, KINDS } from "./features.js";
 
 const FILTERS = "by tag and data quality status";
 

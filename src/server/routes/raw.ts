@@ -4,8 +4,8 @@
  * /raw/list and /raw/{kind}/list (dates on the changeset's closing).
  */
 import type { FastifyPluginAsync } from "fastify";
-import type { RouteContext } from "../app.js";
-import { addRoutes2024, featuresRoute, KINDS, listRoute } from "../feature-routes.js";
+import type { RouteContext } from "./context.js";
+import { addRoutes2024, featuresRoute, KINDS, listRoute } from "./features.js";
 
 export const rawRoutes: FastifyPluginAsync<RouteContext> = async (app, context) => {
   for (const [name, { selection, summary }] of Object.entries(KINDS)) {

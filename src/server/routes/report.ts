@@ -4,18 +4,19 @@
  * /csv twin that answers the same rows as RFC 4180 CSV.
  */
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
-import { DEFAULT_PAGE_SIZE } from "../../api/raw.js";
-import type { DataQualityGeoCollection, DataQualityGeoProperties, DataQualityRequest, DataQualityTagRow, DataQualityTagStat } from "../../api/report.js";
-import { csvRecord, type CsvValue } from "../../csv/rfc4180.js";
-import { GEOMETRY_STATUSES, TAG_STATUSES } from "../../quality/statuses.js";
-import type { FeatureStore, FindingFilter, FindingRow, FindingValueCount, FindingValueRow, Page, Paged } from "../../store/store.js";
-import type { RouteContext } from "../app.js";
-import { areaFromRing } from "../area.js";
-import { parseUtcDateTime } from "../dates.js";
-import type { ValidationError } from "../../api/errors.js";
-import type { BodyCheck, Refused } from "../body-checks.js";
-import { BodyReader, RequestProblem } from "../problems.js";
-import { geoFeature, geoProperties, tagRow, tagStat } from "../report-rows.js";
+import { DEFAULT_PAGE_SIZE } from "../api/raw.js";
+import type { DataQualityGeoCollection, DataQualityGeoProperties, DataQualityRequest, DataQualityTagRow, DataQualityTagStat } from "../api/report.js";
+import { csvRecord, type CsvValue } from "../formats/rfc4180.js";
+import { GEOMETRY_STATUSES, TAG_STATUSES } from "../../model/statuses.js";
+import type { FeatureStore, FindingFilter, Page, Paged } from "../store/store.js";
+import type { FindingRow, FindingValueCount, FindingValueRow } from "../../model/features.js";
+import type { RouteContext } from "./context.js";
+import { areaFromRing } from "../http/area.js";
+import { parseUtcDateTime } from "../http/dates.js";
+import type { ValidationError } from "../api/errors.js";
+import type { BodyCheck, Refused } from "../http/body-checks.js";
+import { BodyReader, RequestProblem } from "../http/problems.js";
+import { geoFeature, geoProperties, tagRow, tagStat } from "../http/report-rows.js";
 
 interface Paging {
   page: number;

@@ -5,25 +5,25 @@
  * them; a body without, as raw-data-api 1.0.16 read it (bbox, select, where).
  */
 import type { FastifyPluginAsync } from "fastify";
-import type { ValidationError } from "../../api/errors.js";
-import { MAX_PLAIN_ANSWER_BYTES } from "../../api/limits.js";
-import { snapshotParamsPlainAliases, type GeometryTypeName, type PlainSnapshotResponse, type SnapshotParamsPlain } from "../../api/snapshot-plain.js";
-import type { SnapshotGeometryType, SnapshotParams } from "../../api/snapshot.js";
-import { geoJsonProperties } from "../../export/geojson.js";
-import { planMatches } from "../../export/matches.js";
-import { planExport } from "../../export/plan.js";
-import { exportParams } from "../../export/request.js";
-import { prepareArea } from "../../geometry/geos.js";
-import { findFeatures } from "../../query/find.js";
-import type { FeatureQuery, TagFilter } from "../../query/types.js";
-import type { RouteContext } from "../app.js";
-import { acceptAliases } from "../aliases.js";
-import { areaFromBBox, bboxProblems } from "../area.js";
-import type { Refused } from "../body-checks.js";
-import { polygonalArea } from "../export-area.js";
-import { plainFeatureJson, plainSelection } from "../features.js";
-import { featureJson, JsonArrayBytes, sendJson } from "../json-text.js";
-import { problem } from "../problems.js";
+import type { ValidationError } from "../api/errors.js";
+import { MAX_PLAIN_ANSWER_BYTES } from "../api/limits.js";
+import { snapshotParamsPlainAliases, type GeometryTypeName, type PlainSnapshotResponse, type SnapshotParamsPlain } from "../api/snapshot-plain.js";
+import type { SnapshotGeometryType, SnapshotParams } from "../api/snapshot.js";
+import { geoJsonProperties } from "../formats/geojson.js";
+import { planMatches } from "../exports/matches.js";
+import { planExport } from "../exports/plan.js";
+import { exportParams } from "../exports/request.js";
+import { prepareArea } from "../geometry/geos.js";
+import { findFeatures } from "../query/find.js";
+import type { FeatureQuery, TagFilter } from "../../model/query.js";
+import type { RouteContext } from "./context.js";
+import { acceptAliases } from "../http/aliases.js";
+import { areaFromBBox, bboxProblems } from "../http/area.js";
+import type { Refused } from "../http/body-checks.js";
+import { polygonalArea } from "../http/export-area.js";
+import { plainFeatureJson, plainSelection } from "../http/feature-json.js";
+import { featureJson, JsonArrayBytes, sendJson } from "../http/json-text.js";
+import { problem } from "../http/problems.js";
 import { areaAndFilterProblems } from "./snapshot.js";
 
 /** The real service's defaults (raw-data-api 1.0.16). */

@@ -3,21 +3,22 @@
  * goes, and where to download it once done).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { MAX_LIST_ITEMS } from "../../api/limits.js";
-import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams, type TaskStatus } from "../../api/snapshot.js";
-import { attributeKeys, isJoined } from "../../export/plan.js";
-import { exportParams } from "../../export/request.js";
-import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../../export/types.js";
-import type { ExportSubmitter, ExportTaskPayload } from "../../tasks/export-tasks.js";
-import { QueueFull } from "../../tasks/queue.js";
-import type { ValidationError } from "../../api/errors.js";
-import { ROLE_NUMBERS } from "../../api/auth.js";
-import { accessToken, AUTHENTICATION_FAILED, type AccessTokens } from "../access.js";
-import type { ExportsContext } from "../app.js";
-import { acceptAliases } from "../aliases.js";
-import type { Refused } from "../body-checks.js";
-import { exportAreaProblems, polygonalArea, type AreaLimit } from "../export-area.js";
-import { taskStatus } from "../task-status.js";
+import { MAX_LIST_ITEMS } from "../api/limits.js";
+import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams } from "../api/snapshot.js";
+import { type TaskStatus } from "../api/tasks.js";
+import { attributeKeys, isJoined } from "../exports/plan.js";
+import { exportParams } from "../exports/request.js";
+import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../formats/types.js";
+import type { ExportSubmitter, ExportTaskPayload } from "../tasks/export-tasks.js";
+import { QueueFull } from "../tasks/queue.js";
+import type { ValidationError } from "../api/errors.js";
+import { ROLE_NUMBERS } from "../api/auth.js";
+import { accessToken, AUTHENTICATION_FAILED, type AccessTokens } from "../http/access.js";
+import type { ExportsContext } from "./context.js";
+import { acceptAliases } from "../http/aliases.js";
+import type { Refused } from "../http/body-checks.js";
+import { exportAreaProblems, polygonalArea, type AreaLimit } from "../http/export-area.js";
+import { taskStatus } from "../http/task-status.js";
 
 /** What the schema cannot say about a request, every problem of the members it accepted. */
 async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {

@@ -3,8 +3,8 @@
  * and its 2024 /stats/{features,polygons,lines,nodes} (dates on the changeset's closing).
  */
 import type { FastifyPluginAsync } from "fastify";
-import type { RouteContext } from "../app.js";
-import { addCountRoutes2024, countRoute, KINDS } from "../feature-routes.js";
+import type { RouteContext } from "./context.js";
+import { addCountRoutes2024, countRoute, KINDS } from "./features.js";
 
 const SCOPE = "in an area match the filters; with a status, also how many match the others";
 

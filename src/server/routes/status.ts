@@ -1,7 +1,7 @@
 /** GET /status/: when the data was last brought up to date. */
 import type { FastifyPluginAsync } from "fastify";
-import type { StatusResponse } from "../../api/status.js";
-import type { RouteContext } from "../app.js";
+import type { StatusResponse } from "../api/status.js";
+import type { RouteContext } from "./context.js";
 
 /** "2025-01-01T21:21:00Z" -> "2025-01-01 21:21:00+00:00", the shape the real service answers with. */
 export function statusTimestamp(iso: string): string {

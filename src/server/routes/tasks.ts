@@ -4,12 +4,12 @@
  * queue. Upstream has two queues; both of their names are this server's one queue.
  */
 import type { FastifyPluginAsync } from "fastify";
-import { QUEUE_NAMES } from "../../api/custom.js";
-import { UUID_PATTERN } from "../../api/snapshot.js";
-import { isTrue, type ActiveTask, type QueueDetails, type QueueLengths, type TaskRevoked, type TasksPurged, type WorkersInspect, type WorkersPing } from "../../api/tasks.js";
-import type { ExportTaskPayload } from "../../tasks/export-tasks.js";
-import { refusedRole } from "../access.js";
-import type { ExportsContext } from "../app.js";
+import { QUEUE_NAMES } from "../api/custom.js";
+import { UUID_PATTERN } from "../api/snapshot.js";
+import { isTrue, type ActiveTask, type QueueDetails, type QueueLengths, type TaskRevoked, type TasksPurged, type WorkersInspect, type WorkersPing } from "../api/tasks.js";
+import type { ExportTaskPayload } from "../tasks/export-tasks.js";
+import { refusedRole } from "../http/access.js";
+import type { ExportsContext } from "./context.js";
 
 /** Upstream's Celery task names. */
 const taskName = (payload: ExportTaskPayload): string => ("custom" in payload ? "process_custom_request" : "process_raw_data");

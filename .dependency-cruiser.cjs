@@ -1,0 +1,95 @@
+/**
+ * The layout is the architecture (docs/architecture.md): two wings, the validator and the
+ * reference server, stand on two floors, diagnostics and model; the CLI is the door to both.
+ * Each folder below may import only the folders listed before it, so imports point down and no
+ * two folders can need each other; no file may reach itself through its imports.
+ */
+const FLOORS = ["src/package-files.ts", "src/generated/", "src/diagnostics/", "src/model/"];
+const VALIDATOR = [
+  "src/validator/net/",
+  "src/validator/item/",
+  "src/validator/fair/",
+  "src/validator/stac/",
+  "src/validator/engine/",
+  "src/validator/links/",
+  "src/validator/report/",
+  "src/index.ts",
+];
+const SERVER = [
+  "src/server/geometry/",
+  "src/server/osm/",
+  "src/server/quality/",
+  "src/server/store/",
+  "src/server/query/",
+  "src/server/fill/",
+  "src/server/demo/",
+  "src/server/formats/",
+  "src/server/api/",
+  "src/server/exports/",
+  "src/server/tasks/",
+  "src/server/http/",
+  "src/server/routes/",
+  "src/server/app.ts",
+  "src/server/index.ts",
+];
+const DOOR = ["src/cli/"];
+
+const pattern = (path) => `^${path.replace(/[.]/g, "\\.")}${path.endsWith("/") ? "" : "$"}`;
+const any = (paths) => paths.map(pattern).join("|");
+
+/** Within one ordered list, a layer may not import a layer after it. */
+function downOnly(name, layers) {
+  return layers.slice(0, -1).map((layer, index) => ({
+    name: `${name}-down-only`,
+    comment: `${layer} is below ${layers.slice(index + 1).join(", ")}: it may not import them`,
+    severity: "error",
+    from: { path: pattern(layer) },
+    to: { path: any(layers.slice(index + 1)) },
+  }));
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A file that reaches itself through its imports (type-only imports count too)",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    ...downOnly("layers", [...FLOORS, ...VALIDATOR, ...SERVER, ...DOOR]),
+    {
+      name: "validator-stands-on-diagnostics",
+      comment: "The validator needs no OpenStreetMap data types: it stands on diagnostics alone",
+      severity: "error",
+      from: { path: any(VALIDATOR) },
+      to: { path: any(["src/model/", ...SERVER]) },
+    },
+    {
+      name: "server-apart-from-validator",
+      comment: "The server does not validate items: the two wings meet only in the CLI",
+      severity: "error",
+      from: { path: any(SERVER) },
+      to: { path: any(VALIDATOR) },
+    },
+    {
+      name: "model-below-diagnostics-only",
+      severity: "error",
+      from: { path: "^src/diagnostics/" },
+      to: { path: "^src/model/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+    includeOnly: "^src/",
+  },
+};

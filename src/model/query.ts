@@ -1,0 +1,86 @@
+/**
+ * The contract between the HTTP layer and the query layer. Routes turn request bodies into a
+ * FeatureQuery; the query layer answers it from any FeatureStore. Nothing here knows about
+ * HTTP, SQL or a particular geometry engine.
+ */
+import type { BBox, Geometry } from "./geojson.js";
+import type { ChangesetFilter, FeatureTable, OsmFeature } from "./features.js";
+
+/** One tag condition: the key with any of `values`, or the key present with any value when `values` is empty. */
+export interface TagCondition {
+  key: string;
+  values: string[];
+}
+
+/**
+ * Tag conditions joined by OR or AND; no condition means no tag filter. A condition may be a
+ * filter itself, a group: raw-data-api's `{"join_or": {...}, "join_and": {...}}` is two groups.
+ */
+export interface TagFilter {
+  conditions: Array<TagCondition | TagFilter>;
+  join: "or" | "and";
+}
+
+export function isTagGroup(condition: TagCondition | TagFilter): condition is TagFilter {
+  return "conditions" in condition;
+}
+
+/**
+ * The area a query is restricted to, as data for a store that tests it in its own query
+ * (`geometry`, `bbox`), and as the exact test for a store that tests its candidates in process.
+ */
+export interface AreaFilter {
+  /** The area itself (WGS84); null for everywhere. */
+  geometry: Extract<Geometry, { type: "Polygon" | "MultiPolygon" }> | null;
+  bbox: BBox;
+  /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
+  intersects(geometry: Geometry): boolean;
+  /**
+   * True when the box lies wholly inside the area, so that whatever lies in the box
+   * intersects it without an exact test. False means "test exactly", not "outside".
+   */
+  containsBox(bbox: BBox): boolean;
+  /** True when the geometry lies within the area (PostGIS's ST_Within): no part outside it, and not only on its edge. */
+  within(geometry: Geometry): boolean;
+  /** True when the box lies in the area's interior, so that whatever lies in the box is within the area. */
+  interiorContainsBox(bbox: BBox): boolean;
+  /** Frees what the exact test holds (e.g. GEOS memory); call once the query is answered. */
+  dispose?(): void;
+}
+
+export type GeometryKind = "point" | "line" | "polygon";
+
+/** How a feature must lie in the area: meet it (ST_Intersects, the default), or lie within it, crossing no edge (ST_Within). */
+export type SpatialRelation = "intersects" | "within";
+
+export interface FeatureQuery {
+  tables: readonly FeatureTable[];
+  area: AreaFilter;
+  /** "intersects" when absent. */
+  relation?: SpatialRelation;
+  tags?: TagFilter;
+  /** Only features whose changeset matches. */
+  changesets?: ChangesetFilter;
+  /** Only features with this data quality status. */
+  status?: string | undefined;
+  /** Read each feature's FeatureAnnotations (data quality, changeset metadata). */
+  annotated?: boolean;
+  /** Only this kind of geometry: "point" (Point), "line" (LineString, MultiLineString), "polygon" (Polygon, MultiPolygon). */
+  geometry?: GeometryKind;
+  /** Paging over the matches, applied after the exact test. */
+  offset: number;
+  limit: number;
+  /** "id": by table order, then osm_id ascending; "newest": feature timestamp newest first, then osm_id descending. */
+  order: "id" | "newest";
+}
+
+export interface FoundFeature {
+  table: FeatureTable;
+  feature: OsmFeature;
+}
+
+/** What a query tells once it has handed over its page. */
+export interface FeatureQueryResult {
+  /** More matches exist after this page. */
+  hasMore: boolean;
+}

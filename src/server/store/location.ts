@@ -1,0 +1,13 @@
+/** Where a store lives: a file path, or a PostgreSQL URL. */
+/** True for a location that names a PostgreSQL database rather than a file. */
+export function isDatabaseUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The location as messages show it: a database URL without its password. */
+export function shownLocation(location: string): string {
+  if (!isDatabaseUrl(location)) return location;
+  const url = new URL(location);
+  if (url.password !== "") url.password = "***";
+  return url.toString();
+}

@@ -1,0 +1,178 @@
+/**
+ * The PostGIS store's connections: a pool (pg, an optional peer dependency loaded here and
+ * nowhere else), and the two ways its queries run: on the pool, or inside one REPEATABLE READ
+ * transaction (a snapshot). Long reads stream through a server-side cursor, in batches.
+ */
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { shownLocation } from "../location.js";
+
+type Pg = typeof pg;
+
+async function loadDriver(): Promise<Pg> {
+  try {
+    return (await import("pg")).default;
+  } catch (error) {
+    throw new Error("The PostGIS store needs the optional dependency pg: run `npm install pg@8`", { cause: error });
+  }
+}
+
+/** Rows come as arrays, bigint (osm_id, changeset) as a number: OSM ids stay far below 2^53. */
+const INT8 = 20;
+
+/** A pool for `url`, once a first connection shows that the database is reachable and has PostGIS. */
+export async function openPool(url: string): Promise<pg.Pool> {
+  const driver = await loadDriver();
+  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? Number : driver.types.getTypeParser(oid, format as "text")) };
+  const pool = new driver.Pool({ connectionString: url, types, max: POOL_SIZE });
+  // An idle client that loses its server (a restart) must not crash the process.
+  pool.on("error", () => undefined);
+  try {
+    const { rows } = await pool.query<{ postgis: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis') AS postgis");
+    if (!rows[0]!.postgis) throw new Error(`${shownLocation(url)} has no PostGIS: run CREATE EXTENSION postgis in it first`);
+  } catch (error) {
+    await pool.end();
+    throw connectionError(url, error);
+  }
+  return pool;
+}
+
+/** Connections per process: a few queries in flight keep one process busy (see research/scale-out.md). */
+const POOL_SIZE = 8;
+
+
+/** One line for what stops a connection: unreachable server, refused login, missing database. */
+export function connectionError(url: string, error: unknown): Error {
+  const code = (error as { code?: unknown }).code;
+  const where = shownLocation(url);
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: "no PostgreSQL server answers there",
+    ENOTFOUND: "the host name is not known",
+    ETIMEDOUT: "the server did not answer in time",
+    "28P01": "the password was refused",
+    "28000": "the server refuses this user",
+    "3D000": "the database does not exist",
+  };
+  const reason = typeof code === "string" ? reasons[code] : undefined;
+  if (reason === undefined) return error instanceof Error && error.message.includes(where) ? error : new Error(`cannot use ${where}: ${(error as Error).message}`, { cause: error });
+  return new Error(`cannot connect to ${where}: ${reason}`, { cause: error });
+}
+
+/** How a store's queries reach the database. */
+export interface Queries {
+  /** All rows of a statement (a bounded one: a page, a count). */
+  rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
+  /** The rows of a statement in batches from a server-side cursor; stopping early closes it. */
+  stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]>;
+}
+
+/**
+ * A name that prepares `sql` once per connection, for a statement sent thousands of times with
+ * other values. Not for the area queries: PostgreSQL's generic plan would rebuild the query
+ * geometry for every row.
+ */
+export function statementName(sql: string): string {
+  return `basemodel_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+}
+
+/** Rows fetched per round trip of a cursor. */
+const BATCH = 1000;
+
+let cursors = 0;
+
+/** What a cursor needs of a connection. */
+type Querier = Pick<pg.ClientBase, "query">;
+
+async function* fetchCursor(client: Querier, sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
+  const name = `basemodel_cursor_${++cursors}`;
+  await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, parameters as unknown[]);
+  const fetchBatch = (): Promise<{ rows: unknown[][] }> => client.query<unknown[]>({ text: `FETCH ${BATCH} FROM ${name}`, rowMode: "array" });
+  let next: Promise<{ rows: unknown[][] }> | undefined = fetchBatch();
+  try {
+    while (next !== undefined) {
+      const { rows }: { rows: unknown[][] } = await next;
+      // The next batch is asked for before this one is handed out: the database finds it while
+      // this process writes these rows, instead of each waiting for the other.
+      next = rows.length === BATCH ? fetchBatch() : undefined;
+      yield* rows;
+    }
+  } finally {
+    // A consumer that stops early leaves a batch in flight: it is settled before the cursor closes.
+    await next?.catch(() => undefined);
+    await client.query(`CLOSE ${name}`).catch(() => undefined);
+  }
+}
+
+/** Each statement on any connection of the pool; a cursor on a connection of its own, in a transaction of its own. */
+export class PoolQueries implements Queries {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
+    return (await this.pool.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+  }
+
+  async *stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
+    const client = await this.pool.connect();
+    let failed: unknown;
+    try {
+      await client.query("BEGIN READ ONLY");
+      yield* fetchCursor(client, sql, parameters);
+    } catch (error) {
+      failed = error;
+      throw error;
+    } finally {
+      await client.query(failed === undefined ? "COMMIT" : "ROLLBACK").catch(() => undefined);
+      // A client whose transaction could not end is not handed to anyone else.
+      client.release(failed instanceof Error ? failed : undefined);
+    }
+  }
+}
+
+/**
+ * Everything on one connection inside one REPEATABLE READ transaction: every read sees the data
+ * as of the first one, whatever commits meanwhile. Cursors of several streams interleave on it.
+ */
+export class SnapshotQueries implements Queries {
+  /** The last statement sent: the next waits for it, as pg wants one statement at a time per connection. */
+  private last: Promise<unknown> = Promise.resolve();
+  /** The connection's query(), one statement at a time, whoever sends it (several cursors interleave). */
+  private readonly serial = {
+    query: ((...args: Parameters<pg.PoolClient["query"]>) => {
+      const next = this.last.then(() => (this.client.query as (...a: unknown[]) => Promise<unknown>)(...args));
+      this.last = next.catch(() => undefined);
+      return next;
+    }) as pg.PoolClient["query"],
+  };
+
+  private constructor(private readonly client: pg.PoolClient) {}
+
+  static async begin(pool: pg.Pool): Promise<SnapshotQueries> {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      // The snapshot is taken at the first statement, not at BEGIN.
+      await client.query("SELECT 1");
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    return new SnapshotQueries(client);
+  }
+
+  async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
+    return (await this.serial.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+  }
+
+  stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
+    return fetchCursor(this.serial, sql, parameters);
+  }
+
+  async end(): Promise<void> {
+    try {
+      await this.serial.query("COMMIT");
+      this.client.release();
+    } catch (error) {
+      this.client.release(error as Error);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The task queue contract. The export routes enqueue and read tasks; workers run them. The
+ * embedded SQLite queue implements it for one machine; a Redis (BullMQ) or PostgreSQL queue
+ * must provide the same, so nothing outside src/server/tasks knows which one runs.
+ *
+ * States are HOT's (Celery's) task states: PENDING (queued, or waiting to be retried),
+ * STARTED (a worker runs it), SUCCESS, FAILURE, REVOKED (stopped by revoke(); it never runs again).
+ */
+import { hostname } from "node:os";
+
+export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE" | "REVOKED";
+
+/**
+ * What is known of a task. Not its payload: only the handler needs that, and a queue may drop
+ * it once the task has finished (a payload can be as large as a request body).
+ */
+export interface Task<R = unknown> {
+  /** A UUID. */
+  id: string;
+  state: TaskState;
+  /** 0-100: how far the current run has got; 100 on SUCCESS, 0 once REVOKED. */
+  progress: number;
+  /** Set on SUCCESS; null before. */
+  result: R | null;
+  /** One line on FAILURE (the last attempt's reason, never a stack trace); null otherwise. */
+  error: string | null;
+  /** Runs started so far, the current one included. */
+  attempts: number;
+  /** ISO-8601 UTC times; finishedAt is when the task ended: SUCCESS, FAILURE or REVOKED. */
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface TaskContext {
+  readonly id: string;
+  /** Which run this is, from 1: a task may run again after a failure or a crash. */
+  readonly attempt: number;
+  /** Records how far the run has got (0-100); cheap to call often, the queue throttles writes. */
+  progress(percent: number): void;
+  /**
+   * Aborted when the queue closes, the task then running again later, or when the task is
+   * revoked: either way the handler should stop soon.
+   */
+  readonly signal: AbortSignal;
+}
+
+export type TaskHandler<P, R> = (payload: P, context: TaskContext) => Promise<R>;
+
+/** Thrown by enqueue() when the queue has no room left to record a task (a full disk); nothing was queued. */
+export class QueueFull extends Error {
+  override name = "QueueFull";
+}
+
+/** Thrown by a handler for a failure that running again cannot fix: no retry, FAILURE at once. */
+export class PermanentTaskError extends Error {
+  override name = "PermanentTaskError";
+}
+
+export interface WorkOptions {
+  /** How many tasks run at the same time. */
+  concurrency: number;
+}
+
+/** What a process that only submits, looks up and administers tasks needs of a queue (the HTTP routes). */
+export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get" | "revoke" | "waiting" | "pendingCount" | "active" | "workers">;
+
+let workingQueues = 0;
+
+/**
+ * The name of the workers of a queue on which work() is called, as workers() and active() tell
+ * it: Celery's `name@host`, with the process id so that processes on one machine are told
+ * apart, and a number for each further working queue of the process.
+ */
+export function newWorkerName(): string {
+  const nth = ++workingQueues;
+  return `basemodel@${hostname()}:${process.pid}${nth > 1 ? `#${nth}` : ""}`;
+}
+
+export interface TaskQueue<P, R> {
+  /** Records a PENDING task durably and returns it; a QueueFull when there is no room for it. */
+  enqueue(payload: P): Promise<Task<R>>;
+  /** The task, or null when there is none with this id (never queued, or pruned). */
+  get(id: string): Promise<Task<R> | null>;
+  /** Starts workers that run `handler` on pending tasks, oldest first, until close(). Once per queue. */
+  work(handler: TaskHandler<P, R>, options: WorkOptions): void;
+  /**
+   * Ends a task that has not ended, whichever process asks: it is REVOKED at once. A PENDING one
+   * never runs; a STARTED one's handler is aborted (its signal; within about a second when it
+   * runs in another process) and the task is not retried. Returns the task, unchanged if it had
+   * ended; null when there is none.
+   */
+  revoke(id: string): Promise<Task<R> | null>;
+  /** The PENDING tasks, in the order they will run (oldest first), with their payloads. */
+  waiting(): Promise<Array<Task<R> & { payload: P }>>;
+  /** How many tasks are PENDING: waiting()'s length, without reading their payloads. */
+  pendingCount(): Promise<number>;
+  /** The STARTED tasks, with their payloads and the name of the worker that runs each. */
+  active(): Promise<Array<Task<R> & { payload: P; worker: string }>>;
+  /** The names of the workers alive now (see newWorkerName), in this process or any other. */
+  workers(): Promise<string[]>;
+  /** Forgets the tasks (SUCCESS, FAILURE and REVOKED) that finished before `before`; returns how many. */
+  prune(before: Date): Promise<number>;
+  /**
+   * Stops the workers: running handlers are aborted (their signal) and awaited, and their tasks
+   * go back to PENDING without using up an attempt. Then releases the queue's resources.
+   */
+  close(): Promise<void>;
+}

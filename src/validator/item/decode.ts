@@ -1,0 +1,117 @@
+import type { Issue } from "../../diagnostics/issue.js";
+import { ruleById } from "../../diagnostics/rules.js";
+import { syntaxProblem } from "./syntax.js";
+
+export type Parsed = { value: unknown } | { issue: Issue };
+
+function problem(rule: "json-syntax" | "encoding", message: string, line = 1, column = 1): Issue {
+  return { rule, severity: ruleById(rule).severity, path: "", message, line, column, endLine: line, endColumn: column + 1 };
+}
+
+/** Byte offset of the first byte that breaks UTF-8 (only called once decoding has failed). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0) return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    const second = bytes[i + 1]!;
+    // Overlong forms, UTF-16 surrogates and code points above U+10FFFF.
+    if ((b === 0xe0 && second < 0xa0) || (b === 0xed && second > 0x9f) || (b === 0xf0 && second < 0x90) || (b === 0xf4 && second > 0x8f)) return i;
+    i += length;
+  }
+  return bytes.length;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Text of a file's bytes; a byte-order mark is dropped. Decoding replaces bad bytes with U+FFFD,
+ * so only a text that holds U+FFFD pays for the strict check that tells a real U+FFFD from bad bytes.
+ */
+export function decodeText(input: string | Uint8Array): { text: string } | { issue: Issue } {
+  const text = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
+  if (typeof input !== "string" && text.includes("\uFFFD")) {
+    try {
+      strictUtf8.decode(input);
+    } catch {
+      const offset = firstInvalidUtf8(input);
+      const before = Buffer.from(input.buffer, input.byteOffset, offset).toString("utf8");
+      const line = before.split("\n").length;
+      const column = before.length - before.lastIndexOf("\n");
+      const byte = input[offset];
+      const what = byte === undefined ? "a sequence cut short at the end" : `byte 0x${byte.toString(16).padStart(2, "0")} at offset ${offset}`;
+      return { issue: problem("encoding", `the text is not valid UTF-8 (${what})`, line, column) };
+    }
+  }
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+/** JSON.parse first: a text that parses pays nothing more. Only a failure is explained with a position. */
+export function parseJson(text: string): Parsed {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    if (text.trim() === "") return { issue: problem("json-syntax", "the text is empty; a base model item is a JSON object") };
+    const nul = text.indexOf("\u0000");
+    if (nul !== -1) {
+      const before = text.slice(0, nul);
+      return { issue: problem("encoding", "the file is binary (it holds NUL bytes), not JSON text", before.split("\n").length, nul - before.lastIndexOf("\n")) };
+    }
+    const found = syntaxProblem(text, error as Error);
+    const issue = problem("json-syntax", `JSON syntax error: ${found.message}`, found.line, found.column);
+    if (found.suggestion !== undefined) issue.suggestion = found.suggestion;
+    return { issue };
+  }
+}
+
+/** The number of ":" in a string: one engine search per colon. */
+function colonCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) count++;
+  return count;
+}
+
+/**
+ * The members of every object in a parsed value plus the ":" inside its names and strings,
+ * without recursion (nesting depth is unbounded).
+ */
+function parsedColons(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const element of node) {
+        if (typeof element === "string") count += colonCount(element);
+        else if (element !== null && typeof element === "object") stack.push(element);
+      }
+    } else {
+      for (const key in node as Record<string, unknown>) {
+        count += 1 + colonCount(key);
+        const member = (node as Record<string, unknown>)[key];
+        if (typeof member === "string") count += colonCount(member);
+        else if (member !== null && typeof member === "object") stack.push(member);
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Whether an object of the text may write a name twice: a cheap test that costs no position
+ * parse and never answers no for a text that does. Every ":" of JSON text ends a member's name
+ * or stands in a string, and JSON.parse keeps one member per name, so a repeated name leaves the
+ * value with fewer colons than the text (the dropped member's own, at least). The escape \u003a
+ * puts a colon in the value that the text does not show and could hide that shortfall: such
+ * text is always a maybe, for the position parse to settle.
+ */
+export function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (text.includes("\\u003a") || text.includes("\\u003A")) return true;
+  return colonCount(text) !== parsedColons(value);
+}

@@ -1,0 +1,245 @@
+import { CHAR, nameAt, skipSpace, stringEnd, valueEnd } from "./json-scan.js";
+import { joinPointer, splitPointer } from "../../diagnostics/pointer.js";
+
+/** A 1-based range of text; the end is exclusive. */
+export interface Span {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface DuplicateKey {
+  /** Pointer of the object holding the key twice. */
+  objectPointer: string;
+  key: string;
+  /** Where the later (winning) occurrence is written. */
+  span: Span;
+}
+
+/** What to point at for an issue: the value, the member's name, or the object a member is missing from. */
+export type Target = "value" | "key" | "parent";
+
+/** Where a value is written: its offset and, for an object member, its name and the name's offsets. */
+interface Entry {
+  start: number;
+  name?: string;
+  key?: { start: number; end: number };
+}
+
+/** An open container while the whole text is scanned: its pointer, and for an object the names seen so far. */
+interface Frame {
+  pointer: string;
+  names?: Set<string>;
+  /** The name of the member being read (objects). */
+  key: string;
+  /** The index of the element being read (arrays). */
+  index: number;
+}
+
+/**
+ * The members or elements of one object or array, read from the text only as far as lookups
+ * have needed: a later lookup in the same container goes on from there.
+ */
+class Entries {
+  readonly list: Entry[] = [];
+  /** Members by name; of duplicates, the last read. */
+  readonly byName = new Map<string, Entry>();
+  /** The opening bracket, then the value of the last entry read (still to be stepped over). */
+  private at: number;
+  private done = false;
+
+  constructor(
+    private readonly text: string,
+    open: number,
+    private readonly object: boolean,
+  ) {
+    this.at = open;
+  }
+
+  /** Reads one more entry; undefined once the container has no more. */
+  next(): Entry | undefined {
+    if (this.done) return undefined;
+    const text = this.text;
+    let i: number;
+    if (this.list.length === 0) {
+      i = skipSpace(text, this.at + 1);
+      this.done = text.charCodeAt(i) === (this.object ? CHAR.CLOSE_BRACE : CHAR.CLOSE_BRACKET);
+    } else {
+      i = skipSpace(text, valueEnd(text, this.at));
+      this.done = text.charCodeAt(i) !== CHAR.COMMA;
+      i = skipSpace(text, i + 1);
+    }
+    if (this.done) return undefined;
+    let entry: Entry = { start: i };
+    if (this.object) {
+      const keyEnd = stringEnd(text, i);
+      const name = nameAt(text, i, keyEnd);
+      entry = { start: skipSpace(text, skipSpace(text, keyEnd) + 1), name, key: { start: i, end: keyEnd } };
+      this.byName.set(name, entry);
+    }
+    this.list.push(entry);
+    this.at = entry.start;
+    return entry;
+  }
+}
+
+const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
+
+/**
+ * Positions of the values of one JSON text that JSON.parse accepted, found by pointer. A lookup
+ * walks the text along the pointer and steps over everything else, so nothing is built for
+ * values no issue points at, and nesting depth costs no stack. What a walk has read of a
+ * container is kept, so the features of a large collection are each found once.
+ */
+export class SourceMap {
+  /**
+   * Offset at which each line starts, found only as far into the text as a position was asked
+   * for: a file's issues mostly lie in its first part (a real fAIr item's one warning, in
+   * properties), and the rest of the text is not scanned for line breaks.
+   */
+  private readonly lineStarts = [0];
+  /** CR and CR LF breaks need a search for either; a text with LF alone (most) is searched for "\n", which is several times faster. */
+  private readonly lineBreaks: RegExp | undefined;
+  private linesDone = false;
+  /** The containers lookups have entered, by the offset of their opening bracket. */
+  private readonly containers = new Map<number, Entries>();
+
+  private constructor(
+    private readonly text: string,
+    private readonly keysUnique: boolean,
+  ) {
+    this.lineBreaks = text.includes("\r") ? /\r\n?|\n/g : undefined;
+  }
+
+  /**
+   * The map of a text that JSON.parse accepted. `keysUnique` says no object of the text writes a
+   * name twice: a lookup then stops at the first match instead of reading on to the last.
+   */
+  static of(text: string, keysUnique = false): SourceMap {
+    return new SourceMap(text, keysUnique);
+  }
+
+  /** Line breaks are LF, CR or CR LF, as editors count them; columns count UTF-16 code units. */
+  private position(offset: number): { line: number; column: number } {
+    const starts = this.lineStarts;
+    // On until a line starts after the offset: the offset's line is then whole.
+    while (!this.linesDone && starts.at(-1)! <= offset) {
+      const next = this.nextLineStart(starts.at(-1)!);
+      if (next === -1) this.linesDone = true;
+      else starts.push(next);
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - starts[low]! + 1 };
+  }
+
+  /** Where the line after the one starting at `from` starts, or -1 when that is the last. */
+  private nextLineStart(from: number): number {
+    if (this.lineBreaks === undefined) {
+      const at = this.text.indexOf("\n", from);
+      return at === -1 ? -1 : at + 1;
+    }
+    this.lineBreaks.lastIndex = from;
+    return this.lineBreaks.exec(this.text) ? this.lineBreaks.lastIndex : -1;
+  }
+
+  private span(start: number, end: number): Span {
+    const from = this.position(start);
+    const to = this.position(end);
+    return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+  }
+
+  private entriesAt(open: number, object: boolean): Entries {
+    let entries = this.containers.get(open);
+    if (!entries) {
+      entries = new Entries(this.text, open, object);
+      this.containers.set(open, entries);
+    }
+    return entries;
+  }
+
+  /** The value at a pointer and, when it is an object member, that member's name. */
+  private find(pointer: string): Entry | undefined {
+    let found: Entry | undefined = { start: skipSpace(this.text, 0) };
+    for (const segment of splitPointer(pointer)) {
+      const open = this.text.charCodeAt(found.start);
+      if (open === CHAR.OPEN_BRACE) found = this.member(this.entriesAt(found.start, true), segment);
+      else if (open === CHAR.OPEN_BRACKET) found = this.element(this.entriesAt(found.start, false), Number(segment));
+      else return undefined;
+      if (!found) return undefined;
+    }
+    return found;
+  }
+
+  /** JSON.parse keeps the last of duplicate members, so the last one is the value that was validated. */
+  private member(entries: Entries, name: string): Entry | undefined {
+    if (!this.keysUnique) {
+      while (entries.next());
+      return entries.byName.get(name);
+    }
+    let found = entries.byName.get(name);
+    while (!found) {
+      const entry = entries.next();
+      if (!entry) return undefined;
+      if (entry.name === name) found = entry;
+    }
+    return found;
+  }
+
+  private element(entries: Entries, index: number): Entry | undefined {
+    if (!Number.isInteger(index) || index < 0) return undefined;
+    while (entries.list.length <= index && entries.next());
+    return entries.list[index];
+  }
+
+  locate(pointer: string, target: Target): Span {
+    if (target === "parent") {
+      const parent = this.find(pointer.slice(0, pointer.lastIndexOf("/")));
+      if (!parent) return DOCUMENT_START;
+      if (parent.key) return this.span(parent.key.start, parent.key.end);
+      return this.span(parent.start, parent.start + 1);
+    }
+    const found = this.find(pointer);
+    if (!found) return pointer === "" ? DOCUMENT_START : this.locate(pointer, "parent");
+    if (target === "key" && found.key) return this.span(found.key.start, found.key.end);
+    return this.span(found.start, valueEnd(this.text, found.start));
+  }
+
+  /** Every member written twice in the same object, in the order of the text: one pass, no recursion. */
+  duplicateKeys(): DuplicateKey[] {
+    const text = this.text;
+    const found: DuplicateKey[] = [];
+    const open: Frame[] = [];
+    for (let i = skipSpace(text, 0); i < text.length; i = skipSpace(text, i)) {
+      const c = text.charCodeAt(i);
+      const top = open.at(-1);
+      if (c === CHAR.OPEN_BRACE || c === CHAR.OPEN_BRACKET) {
+        const pointer = top ? joinPointer(top.pointer, top.names ? top.key : top.index) : "";
+        open.push({ pointer, names: c === CHAR.OPEN_BRACE ? new Set() : undefined, key: "", index: 0 });
+        i++;
+      } else if (c === CHAR.CLOSE_BRACE || c === CHAR.CLOSE_BRACKET) {
+        open.pop();
+        i++;
+      } else if (c === CHAR.COMMA) {
+        if (top) top.index++;
+        i++;
+      } else if (c === CHAR.QUOTE && top?.names && text.charCodeAt(skipSpace(text, stringEnd(text, i))) === CHAR.COLON) {
+        const end = stringEnd(text, i);
+        const key = nameAt(text, i, end);
+        if (top.names.has(key)) found.push({ objectPointer: top.pointer, key, span: this.span(i, end) });
+        top.names.add(key);
+        top.key = key;
+        i = skipSpace(text, end) + 1;
+      } else {
+        i = valueEnd(text, i);
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The export flow as a raw-data-api client runs it: POST /latest/snapshot/, poll the trackLink
+ * until SUCCESS, download the zip. Zips are read by GDAL (/vsizip/), never by our own code.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { afterFile } from "../../support/cleanup.js";
+import { localArtifacts, type ArtifactStore } from "../../../src/server/exports/artifacts.js";
+import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../../src/server/tasks/export-tasks.js";
+import type { TaskHandler } from "../../../src/server/tasks/queue.js";
+import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../../src/server/tasks/sqlite-queue.js";
+import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
+import type { ServerOptions } from "../../../src/server/app.js";
+
+export interface ExportServer extends RunningServer {
+  queue: ExportQueue;
+  /** The export folder, for tests that put things there behind the server's back. */
+  directory: string;
+  artifacts: ArtifactStore;
+}
+
+/** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process (none for 0). */
+export async function startExportServer(
+  options: {
+    concurrency?: number;
+    exports?: Partial<NonNullable<ServerOptions["exports"]>>;
+    store?: string;
+    queue?: SqliteQueueOptions;
+    server?: Omit<ServerOptions, "store" | "exports">;
+    /** Wraps the real export handler: a test may hold a task running, or watch it. */
+    wrap?: (handler: TaskHandler<ExportTaskPayload, ExportTaskResult>) => TaskHandler<ExportTaskPayload, ExportTaskResult>;
+  } = {},
+): Promise<ExportServer> {
+  // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
+  const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
+  const directory = join(root, "exports");
+  mkdirSync(directory);
+  const artifacts = localArtifacts(directory);
+  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
+  const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, artifacts, ...options.exports } });
+  const handler = exportTaskHandler(server.store, artifacts);
+  // Concurrency 0: no worker in this process, as a server with --queue runs none.
+  if (options.concurrency !== 0) queue.work(options.wrap ? options.wrap(handler) : handler, { concurrency: options.concurrency ?? 2 });
+  // Clean-ups run last-registered first: the queue stops before the server closes the store.
+  afterFile(async () => {
+    await queue.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return { ...server, queue, directory, artifacts };
+}
+
+/** Polls a task the way raw-data-api clients do, until it ends; returns the last status body. */
+export async function waitForTask(server: RunningServer, trackLink: string, timeoutMs = 240_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await server.get(`/latest${trackLink}`);
+    expect(status).toBe(200);
+    if (body.status === "SUCCESS" || body.status === "FAILURE") return body;
+    if (Date.now() > deadline) throw new Error(`task still ${body.status} (${body.progress}%) after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** POSTs an export and waits for SUCCESS; returns the task status. */
+export async function finishedExport(server: RunningServer, body: unknown): Promise<any> {
+  const accepted = await server.post("/latest/snapshot/", body);
+  expect(accepted.status, accepted.text).toBe(200);
+  const status = await waitForTask(server, accepted.body.trackLink);
+  expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
+  return status;
+}
+
+/** POSTs an export, waits for SUCCESS and downloads the zip to a temporary file; returns its path and the task status. */
+export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: any }> {
+  const status = await finishedExport(server, body);
+  return { zip: await downloadZip(status.result.downloadUrl), status };
+}
+
+/** Downloads a zip to a temporary file (removed after the test file) and returns its path. */
+export function downloadZip(url: string): Promise<string> {
+  return downloadFile(url, "download.zip");
+}
+
+/** Downloads `url` to a temporary file called `name` (removed after the test file) and returns its path. */
+export async function downloadFile(url: string, name: string): Promise<string> {
+  const download = await fetch(url);
+  expect(download.status).toBe(200);
+  const directory = mkdtempSync(join(tmpdir(), "basemodel-download-"));
+  afterFile(() => rmSync(directory, { recursive: true, force: true }));
+  const path = join(directory, name);
+  writeFileSync(path, Buffer.from(await download.arrayBuffer()));
+  return path;
+}
+
+/** Runs `code` with `z`, the zip opened by Python's zipfile: a reader that is not ours, CRC checks included. */
+export function pythonZip(zip: string, code: string): string {
+  return execFileSync("python3", ["-c", `import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n${code}`, zip], { encoding: "utf8" });
+}
