@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "../..");
 const { exports } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { exports: { ".": { default: string } } };
 const MAIN = path.join(ROOT, exports["."].default);
 
@@ -34,7 +34,7 @@ function run(body: string): { stdout: string; before: string[]; after: string[] 
   `;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
   expect(child.status, child.stderr).toBe(0);
-  const files = (lines: string) => [...lines.matchAll(/^resolved file:\/\/(.*)$/gm)].map((match) => path.relative(ROOT, match[1]!)).filter((file) => !file.startsWith(".."));
+  const files = (lines: string) => [...lines.matchAll(/^resolved file:\/\/(.*)$/gm)].map((match) => path.relative(ROOT, match[1]!)).filter((file) => !file.startsWith("../.."));
   const [before, after] = child.stderr.split("imported\n") as [string, string];
   return { stdout: child.stdout, before: files(before), after: files(after ?? "") };
 }
