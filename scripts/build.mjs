@@ -19,8 +19,9 @@ const require = createRequire(import.meta.url);
 const Ajv = require("ajv").default;
 const standaloneCode = require("ajv/dist/standalone").default;
 
-// allErrors: report every broken rule, not the first.
-const ajvOptions = { allErrors: true, strict: true };
+// allErrors: report every broken rule, not the first. markdownDescription is for editors (VS Code
+// shows it on hover), as description is: a word the schema may hold, which checks nothing.
+const ajvOptions = { allErrors: true, strict: true, keywords: ["markdownDescription"] };
 
 const root = new URL("../", import.meta.url);
 const schemaText = readFileSync(new URL("schema/base-model-item.schema.json", root), "utf8");

@@ -18,7 +18,7 @@ export function compiledCheck(set: RuleSet, settings: SchemaSettings): CompiledC
     const require = createRequire(import.meta.url);
     const Ajv = (require("ajv") as typeof import("ajv")).default;
     const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
-    const ajv = new Ajv(ajvOptions);
+    const ajv = new Ajv({ ...ajvOptions, keywords: [...ajvOptions.keywords] });
     addFormats(ajv, ["uri"]);
     return ajv.compile(buildSchema(loadRuleSet(set.name).schema, set.url, settings)) as CompiledCheck;
   });
