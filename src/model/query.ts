@@ -3,7 +3,7 @@
  * FeatureQuery; the query layer answers it from any FeatureStore. Nothing here knows about
  * HTTP, SQL or a particular geometry engine.
  */
-import type { BBox, Geometry } from "./geojson.js";
+import { geometryBBox, type BBox, type PolygonalGeometry } from "./geojson.js";
 import type { ChangesetFilter, FeatureTable, OsmFeature } from "./features.js";
 
 /** One tag condition: the key with any of `values`, or the key present with any value when `values` is empty. */
@@ -26,26 +26,19 @@ export function isTagGroup(condition: TagCondition | TagFilter): condition is Ta
 }
 
 /**
- * The area a query is restricted to, as data for a store that tests it in its own query
- * (`geometry`, `bbox`), and as the exact test for a store that tests its candidates in process.
+ * The area a query is restricted to, as plain data: a store tests it in its own query, or
+ * prepares its own exact test from it (and frees that when the query ends).
  */
 export interface AreaFilter {
   /** The area itself (WGS84); null for everywhere. */
-  geometry: Extract<Geometry, { type: "Polygon" | "MultiPolygon" }> | null;
+  geometry: PolygonalGeometry | null;
+  /** The area's bounding box (the whole world for everywhere). */
   bbox: BBox;
-  /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
-  intersects(geometry: Geometry): boolean;
-  /**
-   * True when the box lies wholly inside the area, so that whatever lies in the box
-   * intersects it without an exact test. False means "test exactly", not "outside".
-   */
-  containsBox(bbox: BBox): boolean;
-  /** True when the geometry lies within the area (PostGIS's ST_Within): no part outside it, and not only on its edge. */
-  within(geometry: Geometry): boolean;
-  /** True when the box lies in the area's interior, so that whatever lies in the box is within the area. */
-  interiorContainsBox(bbox: BBox): boolean;
-  /** Frees what the exact test holds (e.g. GEOS memory); call once the query is answered. */
-  dispose?(): void;
+}
+
+/** The area filter of a valid polygon. */
+export function areaOf(geometry: PolygonalGeometry): AreaFilter {
+  return { geometry, bbox: geometryBBox(geometry) };
 }
 
 export type GeometryKind = "point" | "line" | "polygon";

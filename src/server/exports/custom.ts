@@ -7,8 +7,7 @@
 import { basename } from "node:path";
 import type { CustomType } from "../api/custom.js";
 import type { PolygonalGeometry } from "../api/snapshot.js";
-import type { PreparedArea } from "../geometry/geos.js";
-import type { GeometryKind, TagFilter } from "../../model/query.js";
+import type { AreaFilter, GeometryKind, TagFilter } from "../../model/query.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import type { FeatureTable } from "../../model/features.js";
 import { sanitizeFileName } from "./file-name.js";
@@ -139,7 +138,7 @@ export async function exportCustom(store: FeatureStore, job: CustomExportJob, op
 /** One category's features of one type, in each of its formats: a zip per format. */
 async function exportType(
   data: FeatureSnapshot,
-  area: PreparedArea,
+  area: AreaFilter,
   job: CustomExportJob,
   category: CustomCategoryJob,
   type: CustomType,

@@ -10,7 +10,7 @@ import { basename } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { AreaStats, PolygonalGeometry } from "../api/snapshot.js";
 import { areaKm2 } from "../geometry/area.js";
-import { prepareArea, type PreparedArea } from "../geometry/geos.js";
+import { areaOf, type AreaFilter } from "../../model/query.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { areaStats } from "./area-stats.js";
 import type { ArtifactStore } from "./artifacts.js";
@@ -73,29 +73,24 @@ export async function exportSnapshot(store: FeatureStore, params: ExportParams, 
 }
 
 /**
- * Runs `body` with what an export works with: the task's work folder, the area prepared for
- * exact tests, and every table as of one moment (whatever `basemodel update` commits while the
- * export runs). All three are released however `body` ends.
+ * Runs `body` with what an export works with: the task's work folder, the area, and every table
+ * as of one moment (whatever `basemodel update` commits while the export runs). The folder and
+ * the snapshot are released however `body` ends.
  */
 export async function withExportResources<T>(
   store: FeatureStore,
   geometry: PolygonalGeometry,
   options: Pick<SnapshotOptions, "artifacts" | "taskId">,
-  body: (data: FeatureSnapshot, area: PreparedArea, work: string) => Promise<T>,
+  body: (data: FeatureSnapshot, area: AreaFilter, work: string) => Promise<T>,
 ): Promise<T> {
   // By task, not by name: without the task id in it, a name may be another task's too.
   const work = await options.artifacts.workFolder(options.taskId);
   try {
-    const area = await prepareArea(geometry);
+    const data = await store.snapshot();
     try {
-      const data = await store.snapshot();
-      try {
-        return await body(data, area, work);
-      } finally {
-        await data.close();
-      }
+      return await body(data, areaOf(geometry), work);
     } finally {
-      area.dispose();
+      await data.close();
     }
   } finally {
     await options.artifacts.removeWorkFolder(options.taskId);
@@ -137,7 +132,7 @@ async function publishBare(artifacts: ArtifactStore, download: string, files: st
 
 async function writeFeatures(
   data: FeatureSnapshot,
-  area: PreparedArea,
+  area: AreaFilter,
   params: ExportParams,
   plan: ExportPlan,
   work: string,
@@ -160,7 +155,7 @@ export interface FormatFile {
  */
 export async function writeFormats(
   data: FeatureSnapshot,
-  area: PreparedArea,
+  area: AreaFilter,
   plan: ExportPlan,
   outputs: readonly FormatFile[],
   work: string,
@@ -182,7 +177,7 @@ export async function writeFormats(
 /** Streams the plan's matches into every writer; returns how many features each got. */
 async function writeMatches(
   data: FeatureSnapshot,
-  area: PreparedArea,
+  area: AreaFilter,
   plan: ExportPlan,
   writers: readonly ExportWriter[],
   options: Pick<SnapshotOptions, "onProgress" | "signal">,

@@ -338,10 +338,35 @@ export function loadGeos(): Promise<Geos> {
   return loading;
 }
 
-/** A prepared area whose GEOS objects are freed by dispose() or, failing that, by the GC. */
-export interface PreparedArea extends AreaFilter {
+/**
+ * The exact test of a query's area, in process: for whoever tests its candidates itself (the
+ * SQLite store, its reports). Prepared from the area's data for one query, and freed when the
+ * query ends; its GEOS objects are freed by dispose() or, failing that, by the GC.
+ */
+export interface PreparedArea {
+  /** True when the geometry intersects the area (exact geometry, not bounding boxes). */
+  intersects(geometry: Geometry): boolean;
+  /**
+   * True when the box lies wholly inside the area, so that whatever lies in the box
+   * intersects it without an exact test. False means "test exactly", not "outside".
+   */
+  containsBox(bbox: BBox): boolean;
+  /** True when the geometry lies within the area (PostGIS's ST_Within): no part outside it, and not only on its edge. */
+  within(geometry: Geometry): boolean;
+  /** True when the box lies in the area's interior, so that whatever lies in the box is within the area. */
+  interiorContainsBox(bbox: BBox): boolean;
+  /** Frees what the test holds in GEOS memory; a second call does nothing. */
   dispose(): void;
 }
+
+/** Everywhere holds everything: no GEOS to load, nothing to free. */
+const EVERYWHERE_TEST: PreparedArea = {
+  intersects: () => true,
+  containsBox: () => true,
+  within: () => true,
+  interiorContainsBox: () => true,
+  dispose: () => undefined,
+};
 
 interface AreaHandles {
   geos: Geos;
@@ -354,16 +379,18 @@ function freeArea(handles: AreaHandles): void {
   handles.geos.destroy(handles.geometry);
 }
 
-// A route that forgets dispose() (or throws before reaching it) must not leak WebAssembly
-// memory for the life of the process.
+// A query whose iterator is dropped without return() never reaches its finally: its area must
+// not leak WebAssembly memory for the life of the process.
 const unreleased = new FinalizationRegistry<AreaHandles>(freeArea);
 
 /**
- * The exact area test for a query polygon. The polygon must be valid: check it with
- * polygonProblems() first (this throws a GeosError for input GEOS cannot build or test).
- * Call dispose() when the request is done.
+ * The exact test of `area`, prepared once for every test of one query. The polygon must be
+ * valid: the request layer checks it with polygonProblems() (this throws a GeosError for input
+ * GEOS cannot build or test). Free it with dispose() when the query ends, in a finally.
  */
-export async function prepareArea(polygon: PolygonalGeometry): Promise<PreparedArea> {
+export async function prepareArea(area: Pick<AreaFilter, "geometry">): Promise<PreparedArea> {
+  const polygon = area.geometry;
+  if (polygon === null) return EVERYWHERE_TEST;
   const geos = await loadGeos();
   const geometry = geos.create(polygon);
   let prepared: GeosPointer;
@@ -374,7 +401,17 @@ export async function prepareArea(polygon: PolygonalGeometry): Promise<PreparedA
     throw error;
   }
   const bbox = geometryBBox(polygon);
-  return new GeosArea({ geos, geometry, prepared }, polygon, bbox, isBoxShaped(polygon, bbox));
+  return new GeosArea({ geos, geometry, prepared }, bbox, isBoxShaped(polygon, bbox));
+}
+
+/** Runs `use` with the exact test of `area`, freed afterwards however `use` ends. */
+export async function withPreparedArea<T>(area: Pick<AreaFilter, "geometry">, use: (prepared: PreparedArea) => T | Promise<T>): Promise<T> {
+  const prepared = await prepareArea(area);
+  try {
+    return await use(prepared);
+  } finally {
+    prepared.dispose();
+  }
 }
 
 class GeosArea implements PreparedArea {
@@ -382,8 +419,7 @@ class GeosArea implements PreparedArea {
 
   constructor(
     handles: AreaHandles,
-    readonly geometry: PolygonalGeometry,
-    readonly bbox: BBox,
+    private readonly bbox: BBox,
     /** The area is its bounding box: a box is inside it when it is inside the bounding box. */
     private readonly boxShaped: boolean,
   ) {

@@ -1,17 +1,17 @@
-/** The two ways a request names its area (a bbox, a ring string), checked and prepared for the exact test. */
+/** The two ways a request names its area (a bbox, a ring string), checked and read as an AreaFilter. */
 import type { ValidationError } from "../api/errors.js";
-import { prepareArea } from "../geometry/geos.js";
 import { parseAreaRing, AreaSyntaxError } from "../geometry/ring.js";
 import { polygonProblems } from "../geometry/validity.js";
 import { EVERYWHERE } from "../query/everywhere.js";
-import type { AreaFilter } from "../../model/query.js";
-import type { Geometry } from "../../model/geojson.js";
+import { areaOf, type AreaFilter } from "../../model/query.js";
+import type { PolygonalGeometry } from "../../model/geojson.js";
 import { problem, RequestProblem } from "./problems.js";
 
-async function prepared(polygon: Geometry & { type: "Polygon" | "MultiPolygon" }, loc: Array<string | number>): Promise<AreaFilter> {
+/** The area of a valid polygon; a 422 at `loc` with every problem of one that is not. */
+async function checkedArea(polygon: PolygonalGeometry, loc: Array<string | number>): Promise<AreaFilter> {
   const problems = await polygonProblems(polygon);
   if (problems.length > 0) throw new RequestProblem(problems.map((found) => ({ loc, msg: found.message, type: "value_error" })));
-  return prepareArea(polygon);
+  return areaOf(polygon);
 }
 
 /** What is wrong with a bbox the schema accepted (four numbers). */
@@ -38,7 +38,7 @@ export async function areaFromBBox(bbox: readonly number[] | undefined, loc: Arr
     [minX, maxY],
     [minX, minY],
   ];
-  return prepared({ type: "Polygon", coordinates: [ring] }, loc);
+  return checkedArea({ type: "Polygon", coordinates: [ring] }, loc);
 }
 
 export async function areaFromRing(area: string | undefined, loc: Array<string | number>): Promise<AreaFilter> {
@@ -50,5 +50,5 @@ export async function areaFromRing(area: string | undefined, loc: Array<string |
     if (error instanceof AreaSyntaxError) throw problem(loc, error.message);
     throw error;
   }
-  return prepared(polygon, loc);
+  return checkedArea(polygon, loc);
 }

@@ -23,7 +23,7 @@ const NOTHING_REFUSED: Refused = () => false;
 
 /**
  * The filters `body` asks for, or every problem they have (the area's, the tags', each date's).
- * Members the schema refused are not read. The caller frees the area's exact test (dispose).
+ * Members the schema refused are not read.
  */
 async function readRawFilters(body: RawFilters, time: ChangesetTime, refused: Refused): Promise<{ filters: RawQueryFilters } | { problems: ValidationError[] }> {
   // Every member is read through the reader, so that one the schema refused (of any type) is left alone.
@@ -39,32 +39,23 @@ async function readRawFilters(body: RawFilters, time: ChangesetTime, refused: Re
   const to = await date("dateTo", "to");
   const hashtag = await reader.member("hashtag", () => given(body.hashtag));
   const status = await reader.member("status", () => given(body.status));
-  if (reader.problems.length > 0 || area === undefined) {
-    area?.dispose?.();
-    return { problems: reader.problems };
-  }
+  if (reader.problems.length > 0 || area === undefined) return { problems: reader.problems };
   const changesets: ChangesetFilter = time === "created" ? { hashtag, createdFrom: from, createdTo: to } : { hashtag, closedFrom: from, closedTo: to };
   return { filters: { area, ...(tags && { tags }), changesets, status } };
 }
 
-/** Runs `use` with the filters `body` asks for, then frees what the area's exact test holds; a 422 with every problem of the filters. */
-export async function withRawFilters<T>(body: RawFilters, time: ChangesetTime, use: (filters: RawQueryFilters) => Promise<T>): Promise<T> {
+/** The filters `body` asks for; a 422 with every problem of the filters. */
+export async function rawQueryFilters(body: RawFilters, time: ChangesetTime): Promise<RawQueryFilters> {
   const read = await readRawFilters(body, time, NOTHING_REFUSED);
   if ("problems" in read) throw new RequestProblem(read.problems);
-  try {
-    return await use(read.filters);
-  } finally {
-    read.filters.area.dispose?.();
-  }
+  return read.filters;
 }
 
-/** The problems withRawFilters would answer, for a 422 that also names the schema's. */
+/** The problems rawQueryFilters would answer, for a 422 that also names the schema's. */
 export function rawFilterProblems(time: ChangesetTime): BodyCheck<RawFilters> {
   return async (body, refused) => {
     const read = await readRawFilters(body, time, refused);
-    if ("problems" in read) return read.problems;
-    read.filters.area.dispose?.();
-    return [];
+    return "problems" in read ? read.problems : [];
   };
 }
 

@@ -12,7 +12,7 @@ import type { FeatureQuery, FoundFeature } from "../../model/query.js";
 import type { RouteContext } from "./context.js";
 import { rawFeatureJson, rawListItem } from "../http/feature-json.js";
 import { JsonArrayBytes, sendJson } from "../http/json-text.js";
-import { rawFilterProblems, withRawFilters, type ChangesetTime } from "../http/raw-filters.js";
+import { rawFilterProblems, rawQueryFilters, type ChangesetTime } from "../http/raw-filters.js";
 
 type Selection = Pick<FeatureQuery, "tables" | "geometry">;
 
@@ -63,11 +63,10 @@ function routeOptions(doc: RouteDoc, answer: string, time: ChangesetTime) {
 async function findPage(context: RouteContext, body: RawQuery, selection: Selection, time: ChangesetTime, order: FeatureQuery["order"], take: (found: FoundFeature) => void) {
   const page = body.page ?? 0;
   const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
-  return withRawFilters(body, time, async (filters) => {
-    const query: FeatureQuery = { ...selection, ...filters, annotated: true, offset: page * pageSize, limit: pageSize, order };
-    const { hasMore } = await findFeatures(context.store, query, take);
-    return { page, pageSize, hasMore };
-  });
+  const filters = await rawQueryFilters(body, time);
+  const query: FeatureQuery = { ...selection, ...filters, annotated: true, offset: page * pageSize, limit: pageSize, order };
+  const { hasMore } = await findFeatures(context.store, query, take);
+  return { page, pageSize, hasMore };
 }
 
 /** A page of the matching features as GeoJSON, with `page`, `pageSize` and `hasMore`. */
@@ -105,11 +104,10 @@ export function countRoute(
 ): void {
   const { selection } = options;
   app.post<{ Body: StatsQuery }>(path, routeOptions(options, options.answer, options.time), async (request): Promise<FeatureCount | ValidationCount> => {
-    return withRawFilters(request.body, options.time, async ({ status, ...filters }) => {
-      const total = await countFeatures(context.store, { ...selection, ...filters });
-      if (status === undefined) return options.answer === "FeatureCount" ? { count: total } : { count: total, total };
-      return { count: await countFeatures(context.store, { ...selection, ...filters, status }), total };
-    });
+    const { status, ...filters } = await rawQueryFilters(request.body, options.time);
+    const total = await countFeatures(context.store, { ...selection, ...filters });
+    if (status === undefined) return options.answer === "FeatureCount" ? { count: total } : { count: total, total };
+    return { count: await countFeatures(context.store, { ...selection, ...filters, status }), total };
   });
 }
 

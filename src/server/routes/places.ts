@@ -9,13 +9,13 @@ import { OSM_ID_PATTERN, type CountryCollection, type OsmFeatureProperties, type
 import type { AreaStats } from "../api/snapshot.js";
 import type { FeatureCollection } from "../api/feature-collection.js";
 import { areaStats } from "../exports/area-stats.js";
-import { prepareArea } from "../geometry/geos.js";
 import type { FeatureStore } from "../store/store.js";
 import type { RouteContext } from "./context.js";
 import type { Refused } from "../http/body-checks.js";
 import { countries, countryArea, unknownCountry } from "../http/countries.js";
 import { zonelessTime } from "../http/dates.js";
 import { exportAreaProblems, polygonalArea } from "../http/export-area.js";
+import { areaOf } from "../../model/query.js";
 
 export interface PlacesContext extends RouteContext {
   /** The largest area /stats/polygon/ counts in (the export limit: it reads as much). */
@@ -104,13 +104,11 @@ export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { stor
     async (request): Promise<AreaStats> => {
       const { geometry, iso3 } = request.body;
       const polygon = geometry !== undefined ? await polygonalArea(geometry) : (await countryArea(store, iso3!))!;
-      const area = await prepareArea(polygon);
       const data = await store.snapshot();
       try {
-        return await areaStats(data, area);
+        return await areaStats(data, areaOf(polygon));
       } finally {
         await data.close();
-        area.dispose();
       }
     },
   );

@@ -87,10 +87,7 @@ async function readFindingFilter(body: DataQualityRequest, statuses: readonly st
   }
   const area = await reader.member("area", (loc) => areaFromRing(body.area, loc));
   const hashtags = await reader.member("hashtags", () => [body.hashtags ?? []].flat());
-  if (reader.problems.length > 0 || from === undefined || area === undefined || hashtags === undefined) {
-    area?.dispose?.();
-    return { problems: reader.problems };
-  }
+  if (reader.problems.length > 0 || from === undefined || area === undefined || hashtags === undefined) return { problems: reader.problems };
   return { filter: { statuses, from, to, hashtags, area } };
 }
 
@@ -98,9 +95,7 @@ async function readFindingFilter(body: DataQualityRequest, statuses: readonly st
 function findingFilterProblems(statuses: readonly string[]): BodyCheck<DataQualityRequest> {
   return async (body, refused) => {
     const read = await readFindingFilter(body, statuses, refused);
-    if ("problems" in read) return read.problems;
-    read.filter.area?.dispose?.();
-    return [];
+    return "problems" in read ? read.problems : [];
   };
 }
 
@@ -113,12 +108,8 @@ async function readReport<Row>(
   if ("problems" in read) throw new RequestProblem(read.problems);
   const page = body.page ?? 0;
   const pageSize = body.pageSize ?? DEFAULT_PAGE_SIZE;
-  try {
-    const { rows, hasMore } = await report.read(store, read.filter, { offset: page * pageSize, limit: pageSize });
-    return { rows, paging: { page, pageSize, hasMore } };
-  } finally {
-    read.filter.area?.dispose?.();
-  }
+  const { rows, hasMore } = await report.read(store, read.filter, { offset: page * pageSize, limit: pageSize });
+  return { rows, paging: { page, pageSize, hasMore } };
 }
 
 /** Arrays (values, hashtags) as one field, their items joined by ";" as OSM joins multiple values. */

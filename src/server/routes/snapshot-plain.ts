@@ -13,9 +13,8 @@ import { geoJsonProperties } from "../formats/geojson.js";
 import { planMatches } from "../exports/matches.js";
 import { planExport } from "../exports/plan.js";
 import { exportParams } from "../exports/request.js";
-import { prepareArea } from "../geometry/geos.js";
 import { findFeatures } from "../query/find.js";
-import type { FeatureQuery, TagFilter } from "../../model/query.js";
+import { areaOf, type FeatureQuery, type TagFilter } from "../../model/query.js";
 import type { RouteContext } from "./context.js";
 import { acceptAliases } from "../http/aliases.js";
 import { areaFromBBox, bboxProblems } from "../http/area.js";
@@ -95,23 +94,18 @@ function tagFilter(params: SnapshotParamsPlain): TagFilter {
 /** raw-data-api 1.0.16's body: tables, tags and the tag keys written, in a bbox. */
 async function bboxAnswer(context: RouteContext, params: SnapshotParamsPlain, features: PlainFeatures): Promise<void> {
   const selection = plainSelection(params.select ?? DEFAULTS.select);
-  const area = await areaFromBBox(params.bbox, ["body", "bbox"]);
-  try {
-    const geometry = oneKind(params.geometryType);
-    const query: FeatureQuery = {
-      tables: params.lookIn ?? DEFAULTS.lookIn,
-      ...(geometry && { geometry }),
-      area,
-      tags: tagFilter(params),
-      offset: 0,
-      // One more than the limit, so that PlainFeatures says there are too many.
-      limit: features.limit + 1,
-      order: "id",
-    };
-    await findFeatures(context.store, query, ({ feature }) => features.add(plainFeatureJson(feature, selection)));
-  } finally {
-    area.dispose?.();
-  }
+  const geometry = oneKind(params.geometryType);
+  const query: FeatureQuery = {
+    tables: params.lookIn ?? DEFAULTS.lookIn,
+    ...(geometry && { geometry }),
+    area: await areaFromBBox(params.bbox, ["body", "bbox"]),
+    tags: tagFilter(params),
+    offset: 0,
+    // One more than the limit, so that PlainFeatures says there are too many.
+    limit: features.limit + 1,
+    order: "id",
+  };
+  await findFeatures(context.store, query, ({ feature }) => features.add(plainFeatureJson(feature, selection)));
 }
 
 /** raw-data-api's body since 2023: the export's plan in the area, each feature as the GeoJSON export writes it. */
@@ -122,13 +116,8 @@ async function geometryAnswer(context: RouteContext, params: SnapshotParamsPlain
   const polygon = await polygonalArea(geometry);
   const plan = planExport(exportParams(request, polygon));
   const properties = geoJsonProperties(plan.columns);
-  const area = await prepareArea(polygon);
-  try {
-    for await (const feature of planMatches(context.store, area, plan)) {
-      features.add(featureJson(Number(feature.properties.osm_id), JSON.stringify(feature.geometry), properties(feature.properties)));
-    }
-  } finally {
-    area.dispose();
+  for await (const feature of planMatches(context.store, areaOf(polygon), plan)) {
+    features.add(featureJson(Number(feature.properties.osm_id), JSON.stringify(feature.geometry), properties(feature.properties)));
   }
 }
 

@@ -2,7 +2,8 @@
  * The exact area and geometry-kind test, in process: for a store whose index finds candidates
  * by bounding box and that tests each one here (the SQLite store).
  */
-import type { AreaFilter, GeometryKind, SpatialRelation } from "../../model/query.js";
+import type { GeometryKind, SpatialRelation } from "../../model/query.js";
+import type { PreparedArea } from "../geometry/geos.js";
 import type { BBox, Geometry } from "../../model/geojson.js";
 import { geometryTypeOf, type OsmFeature } from "../../model/features.js";
 
@@ -13,7 +14,7 @@ const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
 };
 
 /** True for a feature that lies in `area` as `relation` says and is of the `kind` asked for (any when absent). */
-export function areaMatcher(area: AreaFilter, relation: SpatialRelation = "intersects", kind?: GeometryKind): (feature: OsmFeature) => boolean {
+export function areaMatcher(area: PreparedArea, relation: SpatialRelation = "intersects", kind?: GeometryKind): (feature: OsmFeature) => boolean {
   const types = kind === undefined ? undefined : KINDS[kind];
   const [boxInside, exact] =
     relation === "within"

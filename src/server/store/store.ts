@@ -138,9 +138,10 @@ export interface FeatureStore {
   /**
    * The features of `table` that lie in `area` as `options.relation` says (exact geometry),
    * restricted by the other options and streamed in `options.order`. The area reaches the store
-   * as data, so that a database can test it in its query and stop at `options.limit`.
-   * Asynchronous so that a server-backed store can stream from a cursor; stopping early (break,
-   * return()) releases the query.
+   * as data, so that a database can test it in its query and stop at `options.limit`; a store
+   * that tests it in process prepares its own test for the query. Asynchronous so that a
+   * server-backed store can stream from a cursor; stopping early (break, return()) releases the
+   * query and whatever it prepared.
    */
   candidates(table: FeatureTable, area: AreaFilter, options?: CandidateOptions): AsyncIterable<OsmFeature>;
   /**

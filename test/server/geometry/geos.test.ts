@@ -1,7 +1,8 @@
 import initGeosJs from "geos-wasm";
 import { describe, expect, it } from "vitest";
 import { areaKm2 } from "../../../src/server/geometry/area.js";
-import { GeosError, loadGeos, prepareArea } from "../../../src/server/geometry/geos.js";
+import { GeosError, loadGeos, prepareArea, withPreparedArea, type PreparedArea } from "../../../src/server/geometry/geos.js";
+import { areaOf } from "../../../src/model/query.js";
 import type { Geometry, Position } from "../../../src/model/geojson.js";
 import { square } from "./helpers.js";
 
@@ -16,9 +17,10 @@ async function wasmBytes(): Promise<number> {
 describe("prepareArea", () => {
   it("tests points, lines and polygons exactly, boundary included", async () => {
     // An L: the bounding box's top right quarter is outside.
-    const area = await prepareArea({ type: "Polygon", coordinates: [[[0, 0], [10, 0], [10, 5], [5, 5], [5, 10], [0, 10], [0, 0]]] });
+    const filter = areaOf({ type: "Polygon", coordinates: [[[0, 0], [10, 0], [10, 5], [5, 5], [5, 10], [0, 10], [0, 0]]] });
+    const area = await prepareArea(filter);
     try {
-      expect(area.bbox).toEqual({ minX: 0, minY: 0, maxX: 10, maxY: 10 });
+      expect(filter.bbox).toEqual({ minX: 0, minY: 0, maxX: 10, maxY: 10 });
       const cases: Array<[Geometry, boolean]> = [
         [{ type: "Point", coordinates: [2, 2] }, true],
         [{ type: "Point", coordinates: [7, 7] }, false], // in the box, outside the L
@@ -41,8 +43,7 @@ describe("prepareArea", () => {
 
   it("honours holes and every part of a MultiPolygon", async () => {
     const area = await prepareArea({
-      type: "MultiPolygon",
-      coordinates: [[square(0, 0, 10, 10), square(2, 2, 8, 8)], [square(20, 20, 21, 21)]],
+      geometry: { type: "MultiPolygon", coordinates: [[square(0, 0, 10, 10), square(2, 2, 8, 8)], [square(20, 20, 21, 21)]] },
     });
     expect(area.intersects({ type: "Point", coordinates: [5, 5] })).toBe(false);
     expect(area.intersects({ type: "Point", coordinates: [1, 5] })).toBe(true);
@@ -52,7 +53,7 @@ describe("prepareArea", () => {
   });
 
   it("tells what lies within the area (PostGIS's ST_Within) and which boxes lie in its interior", async () => {
-    const area = await prepareArea({ type: "Polygon", coordinates: [[[0, 0], [10, 0], [10, 5], [5, 5], [5, 10], [0, 10], [0, 0]]] });
+    const area = await prepareArea({ geometry: { type: "Polygon", coordinates: [[[0, 0], [10, 0], [10, 5], [5, 5], [5, 10], [0, 10], [0, 0]]] } });
     try {
       const cases: Array<[Geometry, boolean]> = [
         [{ type: "Point", coordinates: [2, 2] }, true],
@@ -74,7 +75,7 @@ describe("prepareArea", () => {
       area.dispose();
     }
     // A box-shaped area answers from its box, as GEOS would.
-    const box = await prepareArea({ type: "Polygon", coordinates: [square(0, 0, 10, 10)] });
+    const box = await prepareArea({ geometry: { type: "Polygon", coordinates: [square(0, 0, 10, 10)] } });
     expect(box.within({ type: "Point", coordinates: [10, 5] })).toBe(false);
     expect(box.within({ type: "Point", coordinates: [9.99, 5] })).toBe(true);
     expect(box.interiorContainsBox({ minX: 1, minY: 1, maxX: 10, maxY: 2 })).toBe(false);
@@ -99,18 +100,41 @@ describe("prepareArea", () => {
   });
 
   it("refuses to be used after dispose(), and dispose() twice is harmless", async () => {
-    const area = await prepareArea({ type: "Polygon", coordinates: [square(0, 0, 1, 1)] });
+    const area = await prepareArea({ geometry: { type: "Polygon", coordinates: [square(0, 0, 1, 1)] } });
     area.dispose();
     area.dispose();
     expect(() => area.intersects({ type: "Point", coordinates: [0.5, 0.5] })).toThrow(/disposed/);
   });
 
+  it("holds everything everywhere (no geometry), with nothing to free", async () => {
+    const everywhere = await prepareArea({ geometry: null });
+    expect(everywhere.intersects({ type: "Point", coordinates: [179, -89] })).toBe(true);
+    expect(everywhere.within({ type: "LineString", coordinates: [[0, 0], [1, 1]] })).toBe(true);
+    expect(everywhere.containsBox({ minX: -180, minY: -90, maxX: 180, maxY: 90 })).toBe(true);
+    expect(everywhere.interiorContainsBox({ minX: 0, minY: 0, maxX: 1, maxY: 1 })).toBe(true);
+    everywhere.dispose();
+    expect(everywhere.intersects({ type: "Point", coordinates: [0, 0] })).toBe(true);
+  });
+
+  it("frees the area withPreparedArea prepared when its use throws, and hands back what it answers", async () => {
+    const filter = areaOf({ type: "Polygon", coordinates: [square(0, 0, 1, 1)] });
+    expect(await withPreparedArea(filter, (area) => area.intersects({ type: "Point", coordinates: [0.5, 0.5] }))).toBe(true);
+    let used: PreparedArea | undefined;
+    await expect(
+      withPreparedArea(filter, (area) => {
+        used = area;
+        throw new Error("the use failed");
+      }),
+    ).rejects.toThrow("the use failed");
+    expect(() => used!.intersects({ type: "Point", coordinates: [0.5, 0.5] })).toThrow(/disposed/);
+  });
+
   it("reports what GEOS cannot build as a GeosError, without leaking", async () => {
     const unclosed = { type: "Polygon" as const, coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]] as Position[]] };
-    await expect(prepareArea(unclosed)).rejects.toThrow(GeosError);
-    await expect(prepareArea(unclosed)).rejects.toThrow(/closed/);
+    await expect(prepareArea({ geometry: unclosed })).rejects.toThrow(GeosError);
+    await expect(prepareArea({ geometry: unclosed })).rejects.toThrow(/closed/);
     const before = await wasmBytes();
-    for (let i = 0; i < 20_000; i++) await prepareArea(unclosed).catch(() => undefined);
+    for (let i = 0; i < 20_000; i++) await prepareArea({ geometry: unclosed }).catch(() => undefined);
     expect(await wasmBytes()).toBe(before);
   });
 
@@ -122,7 +146,7 @@ describe("prepareArea", () => {
       ring.push([7.42 + radius * Math.cos(angle), 43.73 + radius * Math.sin(angle)]);
     }
     ring.push(ring[0]!);
-    const area = await prepareArea({ type: "Polygon", coordinates: [ring] });
+    const area = await prepareArea({ geometry: { type: "Polygon", coordinates: [ring] } });
     const building = (x: number, y: number): Geometry => ({ type: "Polygon", coordinates: [square(x, y, x + 0.001, y + 0.001)] });
     const road = (x: number, y: number): Geometry => ({ type: "LineString", coordinates: [[x, y], [x + 0.01, y + 0.002], [x + 0.02, y]] });
     const run = (count: number): number => {
@@ -149,7 +173,7 @@ describe("prepareArea", () => {
     for (let i = 0; i < 5_000; i++) ring.push([Math.cos((2 * Math.PI * i) / 5_000), Math.sin((2 * Math.PI * i) / 5_000)]);
     ring.push(ring[0]!);
     const cycle = async (): Promise<void> => {
-      const area = await prepareArea({ type: "Polygon", coordinates: [ring] });
+      const area = await prepareArea({ geometry: { type: "Polygon", coordinates: [ring] } });
       area.intersects({ type: "LineString", coordinates: [[0, 0], [2, 2]] }); // builds the prepared index
       area.dispose();
     };

@@ -53,9 +53,9 @@ describe("a box-shaped area", () => {
   }
 
   it("answers containsBox and point tests as GEOS does for the same area drawn with an extra vertex", async () => {
-    const fast = await prepareArea(polygon(square(0, 0, 10, 10)));
+    const fast = await prepareArea({ geometry: polygon(square(0, 0, 10, 10)) });
     // The same region, but not box-shaped to isBoxShaped: every answer comes from GEOS.
-    const exact = await prepareArea(polygon([[0, 0], [5, 0], [10, 0], [10, 10], [0, 10], [0, 0]]));
+    const exact = await prepareArea({ geometry: polygon([[0, 0], [5, 0], [10, 0], [10, 10], [0, 10], [0, 0]]) });
     try {
       let inside = 0;
       for (const box of boxes()) {
@@ -76,7 +76,7 @@ describe("a box-shaped area", () => {
   });
 
   it("still tests lines and polygons exactly", async () => {
-    const area = await prepareArea(polygon(square(0, 0, 10, 10)));
+    const area = await prepareArea({ geometry: polygon(square(0, 0, 10, 10)) });
     try {
       // The line's box overlaps the area; the line itself passes outside the corner.
       expect(area.intersects({ type: "LineString", coordinates: [[9, 12], [12, 9]] })).toBe(false);
@@ -87,7 +87,7 @@ describe("a box-shaped area", () => {
   });
 
   it("refuses to be used after dispose()", async () => {
-    const area = await prepareArea(polygon(square(0, 0, 1, 1)));
+    const area = await prepareArea({ geometry: polygon(square(0, 0, 1, 1)) });
     area.dispose();
     expect(() => area.containsBox({ minX: 0.2, minY: 0.2, maxX: 0.3, maxY: 0.3 })).toThrow(/disposed/);
     expect(() => area.intersects({ type: "Point", coordinates: [0.5, 0.5] })).toThrow(/disposed/);

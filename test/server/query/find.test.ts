@@ -2,13 +2,14 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import initGeosJs from "geos-wasm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prepareArea } from "../../../src/server/geometry/geos.js";
-import type { PreparedArea } from "../../../src/server/geometry/geos.js";
+import { EVERYWHERE } from "../../../src/server/query/everywhere.js";
 import { findFeatures } from "../../../src/server/query/find.js";
 import { areaMatcher } from "../../../src/server/store/area-match.js";
 import { findPage } from "./helpers.js";
-import type { FeatureQuery, TagFilter } from "../../../src/model/query.js";
+import { areaOf, type AreaFilter, type FeatureQuery, type TagFilter } from "../../../src/model/query.js";
 import type { Geometry, Position } from "../../../src/model/geojson.js";
 import { plainFeature } from "../store/helpers.js";
 import { sqliteStoreFactory } from "../../../src/server/store/sqlite/store.js";
@@ -67,7 +68,7 @@ const DATA: Record<FeatureTable, OsmFeature[]> = {
 };
 
 let store: FeatureStore;
-let area: PreparedArea;
+const area: AreaFilter = areaOf({ type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] });
 
 beforeAll(async () => {
   const created = await sqliteStoreFactory.create(path);
@@ -76,10 +77,8 @@ beforeAll(async () => {
   await writer.finish({ replicationTimestamp: null, statistics: {} });
   await created.close();
   store = await sqliteStoreFactory.open(path);
-  area = await prepareArea({ type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] });
 });
 afterAll(async () => {
-  area.dispose();
   await store.close();
 });
 
@@ -120,7 +119,7 @@ describe("findFeatures", () => {
   });
 
   it("hands the area to the store as data, and the store applies the exact test, the relation and the geometry kind", async () => {
-    expect(area.geometry).toEqual({ type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] });
+    expect(area).toEqual({ geometry: { type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]]] }, bbox: { minX: 0, minY: 0, maxX: 2, maxY: 2 } });
     const osmIds = async (table: FeatureTable, options: CandidateOptions = {}): Promise<number[]> => {
       const found: number[] = [];
       for await (const feature of store.candidates(table, area, options)) found.push(feature.osmId);
@@ -149,8 +148,57 @@ describe("findFeatures", () => {
     const edge = { ...DATA.ways_poly[1]!, stored: { ...inside.stored, bbox: { minX: 1.5, minY: 0.5, maxX: 1.6, maxY: 1.6 } } };
     // In the notch, with a box reaching into the area: only the exact test can drop it.
     const notch = { ...DATA.ways_poly[3]!, stored: { ...inside.stored, bbox: { minX: 0.5, minY: 0.5, maxX: 1.5, maxY: 1.5 } } };
-    const matches = areaMatcher(area, "intersects");
-    expect([inside, edge, notch].filter(matches).map((found) => found.osmId)).toEqual([20, 21]);
+    const prepared = await prepareArea(area);
+    try {
+      const matches = areaMatcher(prepared, "intersects");
+      expect([inside, edge, notch].filter(matches).map((found) => found.osmId)).toEqual([20, 21]);
+    } finally {
+      prepared.dispose();
+    }
+  });
+
+  it("takes the area as plain data: a structured clone or a JSON round trip of it answers the same", async () => {
+    const osmIds = async (table: FeatureTable, given: AreaFilter, options: CandidateOptions = {}): Promise<number[]> => {
+      const found: number[] = [];
+      for await (const feature of store.candidates(table, given, options)) found.push(feature.osmId);
+      return found;
+    };
+    const copies = [structuredClone(area), JSON.parse(JSON.stringify(area)) as AreaFilter];
+    for (const table of FEATURE_TABLES) {
+      for (const relation of ["intersects", "within"] as const) {
+        const expected = await osmIds(table, area, { relation });
+        for (const copy of copies) expect(await osmIds(table, copy, { relation }), `${table} ${relation}`).toEqual(expected);
+      }
+    }
+    expect(await osmIds("nodes", JSON.parse(JSON.stringify(area)))).toEqual([1, 2, 4, 7]);
+    expect(await findPage(store, query({ area: structuredClone(area) }))).toEqual(await findPage(store, query()));
+  });
+
+  it("prepares the area once per query and frees it when the query ends: read to the end, stopped early, or failed", async () => {
+    const geos = await initGeosJs();
+    const prepared = vi.spyOn(geos, "GEOSPrepare");
+    const freed = vi.spyOn(geos, "GEOSPreparedGeom_destroy");
+    const counts = () => [prepared.mock.calls.length, freed.mock.calls.length];
+    try {
+      for await (const _ of store.candidates("nodes", area));
+      expect(counts()).toEqual([1, 1]);
+      for await (const _ of store.candidates("nodes", area)) break;
+      expect(counts()).toEqual([2, 2]);
+      const failing = async () => {
+        for await (const _ of store.candidates("nodes", area, { onRead: () => { throw new Error("the reader failed"); } }));
+      };
+      await expect(failing()).rejects.toThrow("the reader failed");
+      expect(counts()).toEqual([3, 3]);
+      // A page of the newest matches reads every table at once and stops them all after one match.
+      await findPage(store, query({ order: "newest", limit: 1 }));
+      expect(counts()).toEqual([3 + FEATURE_TABLES.length, 3 + FEATURE_TABLES.length]);
+      // Everywhere needs no GEOS at all.
+      for await (const _ of store.candidates("nodes", EVERYWHERE)) break;
+      expect(counts()).toEqual([3 + FEATURE_TABLES.length, 3 + FEATURE_TABLES.length]);
+    } finally {
+      prepared.mockRestore();
+      freed.mockRestore();
+    }
   });
 
   it("filters by tags: key present, key=value, several values, AND, OR", async () => {

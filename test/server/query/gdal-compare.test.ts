@@ -5,11 +5,10 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareArea } from "../../../src/server/geometry/geos.js";
 import type { PolygonalGeometry } from "../../../src/model/geojson.js";
 import { importOsm } from "../../../src/server/fill/import.js";
 import { findPage } from "./helpers.js";
-import type { AreaFilter, TagFilter } from "../../../src/model/query.js";
+import { areaOf, type AreaFilter, type TagFilter } from "../../../src/model/query.js";
 import type { Position } from "../../../src/model/geojson.js";
 import { sqliteStoreFactory } from "../../../src/server/store/sqlite/store.js";
 import { FEATURE_TABLES } from "../../../src/model/features.js";
@@ -87,32 +86,23 @@ describe.skipIf(!hasGdal)("exact area filter vs GDAL on the Monaco extract", () 
 
   for (const [name, geometry] of Object.entries(AREAS)) {
     it(`matches the same features per table: ${name}`, async () => {
-      const area = await prepareArea(geometry);
-      try {
-        const ours = await ourIds(store, area);
-        expect(ours).toEqual(await gdalIds(file, geometry));
-        if (name === "nothing covered") expect(count(ours)).toBe(0);
-        else expect(count(ours)).toBeGreaterThan(20);
-      } finally {
-        area.dispose();
-      }
+      const ours = await ourIds(store, areaOf(geometry));
+      expect(ours).toEqual(await gdalIds(file, geometry));
+      if (name === "nothing covered") expect(count(ours)).toBe(0);
+      else expect(count(ours)).toBeGreaterThan(20);
     });
   }
 
   it("drops bounding-box candidates that the exact test rules out (the comparison is not trivially bbox-only)", async () => {
-    const area = await prepareArea(AREAS["concave L"]!);
-    try {
-      let candidates = 0;
-      for (const table of FEATURE_TABLES) candidates += (await store.queryBBox(table, area.bbox)).length;
-      expect(count(await ourIds(store, area))).toBeLessThan(candidates * 0.9);
-    } finally {
-      area.dispose();
-    }
+    const area = areaOf(AREAS["concave L"]!);
+    let candidates = 0;
+    for (const table of FEATURE_TABLES) candidates += (await store.queryBBox(table, area.bbox)).length;
+    expect(count(await ourIds(store, area))).toBeLessThan(candidates * 0.9);
   });
 
   it("matches GDAL with a tag filter too (building present, or amenity=restaurant|cafe)", async () => {
     const geometry = AREAS["polygon with a hole"]!;
-    const area = await prepareArea(geometry);
+    const area = areaOf(geometry);
     const filters: Array<{ tags: TagFilter; where: string }> = [
       { tags: { join: "or", conditions: [{ key: "building", values: [] }] }, where: " AND json_extract(tags, '$.building') IS NOT NULL" },
       {
@@ -120,14 +110,10 @@ describe.skipIf(!hasGdal)("exact area filter vs GDAL on the Monaco extract", () 
         where: " AND json_extract(tags, '$.amenity') IN ('restaurant', 'cafe')",
       },
     ];
-    try {
-      for (const { tags, where } of filters) {
-        const ours = await ourIds(store, area, tags);
-        expect(ours, where).toEqual(await gdalIds(file, geometry, where));
-        expect(count(ours)).toBeGreaterThan(0);
-      }
-    } finally {
-      area.dispose();
+    for (const { tags, where } of filters) {
+      const ours = await ourIds(store, area, tags);
+      expect(ours, where).toEqual(await gdalIds(file, geometry, where));
+      expect(count(ours)).toBeGreaterThan(0);
     }
   });
 });

@@ -6,11 +6,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareArea, type PreparedArea } from "../../../src/server/geometry/geos.js";
+import initGeosJs from "geos-wasm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { importOsm } from "../../../src/server/fill/import.js";
 import { EVERYWHERE } from "../../../src/server/query/everywhere.js";
-import type { FeatureQuery, TagFilter } from "../../../src/model/query.js";
+import { areaOf, type AreaFilter, type FeatureQuery, type TagFilter } from "../../../src/model/query.js";
 import { openStore } from "../../../src/server/store/open.js";
 import { FEATURE_TABLES, type FeatureTable, type OsmFeature } from "../../../src/model/features.js";
 import { type FeatureStore } from "../../../src/server/store/store.js";
@@ -34,8 +34,8 @@ describe.runIf(template)("the PostGIS store loaded by osm2pgsql", { timeout: 120
   let database: TestDatabase;
   let postgis: FeatureStore;
   let sqlite: FeatureStore;
-  let centre: PreparedArea;
-  let notched: PreparedArea;
+  let centre: AreaFilter;
+  let notched: AreaFilter;
 
   beforeAll(async () => {
     database = await createDatabase(template!);
@@ -43,14 +43,12 @@ describe.runIf(template)("the PostGIS store loaded by osm2pgsql", { timeout: 120
     postgis = await openStore(database.url);
     sqlite = await openStore(await monacoStorePath());
     const [a, b, c, d] = [7.4186, 43.7302, 7.4316, 43.7392];
-    centre = await prepareArea({ type: "Polygon", coordinates: [[[a, b], [c, b], [c, d], [a, d], [a, b]]] });
+    centre = areaOf({ type: "Polygon", coordinates: [[[a, b], [c, b], [c, d], [a, d], [a, b]]] });
     // An L: the notch is inside the bounding box but outside the area.
     const [mx, my] = [(a + c) / 2, (b + d) / 2];
-    notched = await prepareArea({ type: "Polygon", coordinates: [[[a, b], [c, b], [c, my], [mx, my], [mx, d], [a, d], [a, b]]] });
+    notched = areaOf({ type: "Polygon", coordinates: [[[a, b], [c, b], [c, my], [mx, my], [mx, d], [a, d], [a, b]]] });
   });
   afterAll(async () => {
-    centre?.dispose();
-    notched?.dispose();
     await postgis?.close();
     await sqlite?.close();
     await database?.drop();
@@ -126,6 +124,27 @@ describe.runIf(template)("the PostGIS store loaded by osm2pgsql", { timeout: 120
       expect(await postgis.countCandidates(table, notched, { tags: tags("or", ["building"]) })).toBe(matches);
     }
     expect(await postgis.countCandidates("ways_poly", notched)).toBeLessThan(await sqlite.countCandidates("ways_poly", notched));
+  });
+
+  it("tests the area as data in SQL: a JSON round trip of it answers the same, and no GEOS geometry is prepared for it", async () => {
+    const geos = await initGeosJs();
+    const prepared = vi.spyOn(geos, "GEOSPrepare");
+    try {
+      for (const table of FEATURE_TABLES) {
+        const ids = async (area: AreaFilter): Promise<number[]> => {
+          const found: number[] = [];
+          for await (const feature of postgis.candidates(table, area, { relation: "within" })) found.push(feature.osmId);
+          return found;
+        };
+        const expected = await ids(notched);
+        expect(await ids(JSON.parse(JSON.stringify(notched))), table).toEqual(expected);
+        expect(await ids(structuredClone(notched)), table).toEqual(expected);
+        expect(await postgis.countCandidates(table, JSON.parse(JSON.stringify(notched)), { relation: "within" }), table).toBe(expected.length);
+      }
+      expect(prepared).not.toHaveBeenCalled();
+    } finally {
+      prepared.mockRestore();
+    }
   });
 
   it("reads a snapshot in one REPEATABLE READ transaction: a row committed meanwhile is not in it", async () => {

@@ -4,7 +4,7 @@
  * here, before paging, so that a page holds exactly the rows that are in the area.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import type { AreaFilter } from "../../../model/query.js";
+import { withPreparedArea, type PreparedArea } from "../../geometry/geos.js";
 import type { FeatureTable, FindingRow, FindingValueCount, FindingValueRow } from "../../../model/features.js";
 import type { FindingFilter, Page, Paged } from "../store.js";
 
@@ -37,29 +37,35 @@ export class SqliteReports {
 
   constructor(private readonly db: BetterSqlite3.Database) {}
 
-  qualityFindings(filter: FindingFilter, page: Page): Paged<FindingRow> {
-    const where = findingWhere(filter);
-    const rows = this.iterate<SqlRow>(`SELECT ${COLUMNS}, q."values" ${FROM} WHERE ${where.sql} ORDER BY ${ORDER}`, where.parameters);
-    const paged = pageOf(inArea(rows, filter.area), page);
-    return { ...paged, rows: paged.rows.map(({ values, hashtags, ...row }) => ({ ...row, values: JSON.parse(values), hashtags: parseHashtags(hashtags) })) };
+  qualityFindings(filter: FindingFilter, page: Page): Promise<Paged<FindingRow>> {
+    return withArea(filter, (area) => {
+      const where = findingWhere(filter);
+      const rows = this.iterate<SqlRow>(`SELECT ${COLUMNS}, q."values" ${FROM} WHERE ${where.sql} ORDER BY ${ORDER}`, where.parameters);
+      const paged = pageOf(inArea(rows, area), page);
+      return { ...paged, rows: paged.rows.map(({ values, hashtags, ...row }) => ({ ...row, values: JSON.parse(values), hashtags: parseHashtags(hashtags) })) };
+    });
   }
 
-  findingValues(filter: FindingFilter, page: Page): Paged<FindingValueRow> {
-    const paged = pageOf(inArea(this.valueRows(filter), filter.area), page);
-    return { ...paged, rows: paged.rows.map(({ hashtags, ...row }) => ({ ...row, hashtags: parseHashtags(hashtags) })) };
+  findingValues(filter: FindingFilter, page: Page): Promise<Paged<FindingValueRow>> {
+    return withArea(filter, (area) => {
+      const paged = pageOf(inArea(this.valueRows(filter), area), page);
+      return { ...paged, rows: paged.rows.map(({ hashtags, ...row }) => ({ ...row, hashtags: parseHashtags(hashtags) })) };
+    });
   }
 
-  findingValueCounts(filter: FindingFilter, { offset, limit }: Page): Paged<FindingValueCount> {
-    // Counted here rather than by GROUP BY: only rows that pass the exact area test count.
-    const counts = new Map<string, FindingValueCount>();
-    for (const { value, source, status } of inArea(this.valueRows(filter), filter.area)) {
-      const key = JSON.stringify([value, source, status]);
-      const known = counts.get(key);
-      if (known) known.count++;
-      else counts.set(key, { value, source, status, count: 1 });
-    }
-    const sorted = [...counts.values()].sort((a, b) => b.count - a.count || compare(a.value, b.value) || compare(a.source, b.source) || compare(a.status, b.status));
-    return { rows: sorted.slice(offset, offset + limit), hasMore: sorted.length > offset + limit };
+  findingValueCounts(filter: FindingFilter, { offset, limit }: Page): Promise<Paged<FindingValueCount>> {
+    return withArea(filter, (area) => {
+      // Counted here rather than by GROUP BY: only rows that pass the exact area test count.
+      const counts = new Map<string, FindingValueCount>();
+      for (const { value, source, status } of inArea(this.valueRows(filter), area)) {
+        const key = JSON.stringify([value, source, status]);
+        const known = counts.get(key);
+        if (known) known.count++;
+        else counts.set(key, { value, source, status, count: 1 });
+      }
+      const sorted = [...counts.values()].sort((a, b) => b.count - a.count || compare(a.value, b.value) || compare(a.source, b.source) || compare(a.status, b.status));
+      return { rows: sorted.slice(offset, offset + limit), hasMore: sorted.length > offset + limit };
+    });
   }
 
   private valueRows(filter: FindingFilter): IterableIterator<SqlValueRow> {
@@ -105,8 +111,13 @@ function findingWhere(filter: FindingFilter): { sql: string; parameters: Array<s
   return { sql: clauses.join(" AND "), parameters };
 }
 
-function* inArea<T extends { lon: number; lat: number }>(rows: Iterable<T>, area: AreaFilter | undefined): Generator<T> {
-  for (const row of rows) if (area === undefined || area.intersects({ type: "Point", coordinates: [row.lon, row.lat] })) yield row;
+/** Runs `read` with the exact test of the filter's area (everywhere when it has none), prepared for this read and freed after it. */
+function withArea<T>(filter: FindingFilter, read: (area: PreparedArea) => T): Promise<T> {
+  return withPreparedArea({ geometry: filter.area?.geometry ?? null }, read);
+}
+
+function* inArea<T extends { lon: number; lat: number }>(rows: Iterable<T>, area: PreparedArea): Generator<T> {
+  for (const row of rows) if (area.intersects({ type: "Point", coordinates: [row.lon, row.lat] })) yield row;
 }
 
 /** Reads no further than the page and one more row; stopping early closes the SQL iterator. */

@@ -16,6 +16,7 @@ import { SqliteUpdate } from "./update.js";
 import { SqliteWrites } from "./writes.js";
 import { isTagGroup, type AreaFilter, type TagFilter } from "../../../model/query.js";
 import { areaMatcher } from "../area-match.js";
+import { prepareArea } from "../../geometry/geos.js";
 import { FEATURE_TABLES } from "../../../model/features.js";
 import type { CandidateOptions, CountOptions, FeatureSnapshot, EmbeddedStoreFactory, FeatureWriter, FindingFilter, FindingsUpdate, Page, Paged, StoreUpdate, WritableFeatureStore } from "../store.js";
 import type { Changeset, FeatureTable, FindingRow, FindingValueCount, FindingValueRow, OsmFeature, QualityFinding, RawEntity, StoreMeta, StoredFeature } from "../../../model/features.js";
@@ -136,15 +137,23 @@ class SqliteFeatureStore implements WritableFeatureStore {
     return Array.from(rows, feature);
   }
 
-  /** The R*Tree finds candidates by bounding box; the area and geometry kind are tested on each one here. */
+  /**
+   * The R*Tree finds candidates by bounding box; the area and geometry kind are tested on each one
+   * here, with the area prepared for this query alone and freed when it ends (stopped early too).
+   */
   async *candidates(table: FeatureTable, area: AreaFilter, options: CandidateOptions = {}): AsyncGenerator<OsmFeature> {
-    const matches = areaMatcher(area, options.relation, options.geometry);
-    const { rows, feature } = this.rows(table, area.bbox, options);
-    const { onRead } = options;
-    for (const row of rows) {
-      onRead?.();
-      const found = feature(row);
-      if (matches(found)) yield found;
+    const prepared = await prepareArea(area);
+    try {
+      const matches = areaMatcher(prepared, options.relation, options.geometry);
+      const { rows, feature } = this.rows(table, area.bbox, options);
+      const { onRead } = options;
+      for (const row of rows) {
+        onRead?.();
+        const found = feature(row);
+        if (matches(found)) yield found;
+      }
+    } finally {
+      prepared.dispose();
     }
   }
 
