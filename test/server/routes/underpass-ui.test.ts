@@ -41,7 +41,7 @@ function expectListRow(row: any, time: "created_at" | "closed_at", box: BBox): v
   expect(isTime(row[time]), where).toBe(true);
   expect(isTags(row.tags), where).toBe(true);
   expect(isStatus(row.status), where).toBe(true);
-  // The latitude in lat, the longitude in lon: not swapped as upstream had them (see README).
+  // The latitude in lat, the longitude in lon: not swapped as upstream had them (docs/server.md, "Underpass, both generations").
   expect(row.lat, where).toBeGreaterThanOrEqual(box.minY - 0.05);
   expect(row.lat, where).toBeLessThanOrEqual(box.maxY + 0.05);
   expect(row.lon, where).toBeGreaterThanOrEqual(box.minX - 0.05);

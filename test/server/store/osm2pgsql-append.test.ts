@@ -1,5 +1,5 @@
 /**
- * osm2pgsql 1.8's --append bug (research/scale-out.md; fixed in 1.9): a way it re-processes
+ * osm2pgsql 1.8's --append bug (fixed in 1.9; docs/import.md, "Into PostGIS"): a way it re-processes
  * because one of its nodes moved reaches the style with the middle's attributes as pseudo-tags
  * (osm_uid, osm_user, osm_version, osm_changeset, osm_timestamp), missing ones as 0 or "". Our
  * style strips them and reads 0 and "" as missing, so the row stays what the import wrote.

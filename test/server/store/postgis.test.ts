@@ -24,7 +24,7 @@ import { canonicalFeature } from "./canonical.js";
 const template = postgresTemplateUrl();
 
 /**
- * The one feature the two loaders build differently (research/scale-out.md): relation
+ * The one feature the two loaders build differently (docs/import.md, "Into PostGIS"): relation
  * 11384697's inner rings touch; basemodel's importer keeps them as two rings (an invalid
  * polygon), libosmium merges them into one (a valid one).
  */

@@ -10,14 +10,15 @@
  *   fair-checks     v1.0.0-current and --fair-checks (keywords, fair:hyperparameters_spec coverage)
  *   fair-ci         --profile fair-ci: the same and --stac
  *
- * The counts agree with research/stac-validation.md: 13 versions pass the spec's rules and fail
- * v1.0.0-current (the weights in "model" with torch.save, a relative href such as 'yolo11n.pt',
- * no providers, or a missing hyperparameter), and 6 do the reverse (a "checkpoint" asset and no
- * "model"). None passes v1.1.0 (none has fair:category; none declares v1.1.0). The corpus README
- * says 6 fail fAIr CI's keyword or coverage checks: those are the 6 that pass both the spec's and
- * today's schema but not --fair-checks ("v1.0.0 v1.0.0-current" below); 4 more fail them among the
- * versions that pass today's schema only, 10 in all. Every version that passes --fair-checks also
- * passes --stac here.
+ * The counts agree with an earlier study of the same items against the schema fAIr publishes today
+ * under v1.0.0 (fAIr-models 791ea32a, 2026-04-19), made apart from this project's code: 13 versions
+ * pass the spec's rules and fail v1.0.0-current (the weights in "model" with torch.save, a relative
+ * href such as 'yolo11n.pt', no providers, or a missing hyperparameter), and 6 do the reverse (a
+ * "checkpoint" asset and no "model"). None passes v1.1.0 (none has fair:category; none declares
+ * v1.1.0). The corpus README says 6 fail fAIr CI's keyword or coverage checks: those are the 6 that
+ * pass both the spec's and today's schema but not --fair-checks ("v1.0.0 v1.0.0-current" below); 4
+ * more fail them among the versions that pass today's schema only, 10 in all. Every version that
+ * passes --fair-checks also passes --stac here.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

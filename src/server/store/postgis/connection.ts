@@ -37,7 +37,11 @@ export async function openPool(url: string): Promise<pg.Pool> {
   return pool;
 }
 
-/** Connections per process: a few queries in flight keep one process busy (see research/scale-out.md). */
+/**
+ * Connections per process: a few queries in flight keep one process busy. Measured on /raw/all's
+ * query (Monaco's centre, buildings): one Node process answered 573 to 682 queries a second with
+ * 2 to 8 in flight, against 503 for the SQLite store in process.
+ */
 const POOL_SIZE = 8;
 
 

@@ -3,7 +3,8 @@
  * implementation, each loaded from Monaco by its own loader (SQLite: basemodel import;
  * PostGIS: osm2pgsql with our style) and checked by `check`, and the answers are equal, compared
  * canonically (where a ring starts, the order of inner rings and member lines, tag key order).
- * The differences between the two loaders that research/scale-out.md documents are named in
+ * The differences between the two loaders (docs/import.md, "Into PostGIS": relation 11384697's
+ * touching inner rings, rings that libosmium starts at another vertex) are named in
  * KNOWN_DIFFERENCES and set aside explicitly; nothing else may differ.
  */
 import { execFileSync } from "node:child_process";
