@@ -5,15 +5,17 @@
 //                                    time, one module per schema (scripts/build-stac.mjs)
 //     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
 //                                    set (scripts/build-rule-sets.mjs)
-//  4. tsc                            src -> dist (the type-level check against the schema runs here)
+//  4. tsc                            src -> dist (the type-level check against the schema runs here);
+//                                    the wire types of src/server/api written out as plain types
+//                                    in their declarations (scripts/wire-types.mjs)
 //  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs;
 //                                    dist/index.js -> dist/lib-bundle/, the package's main entry
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
+import { compile } from "./compile.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv = require("ajv").default;
@@ -46,9 +48,7 @@ writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n
 await buildStac(root, generated);
 buildRuleSets(root, generated, ajvOptions);
 
-execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
-  stdio: "inherit",
-});
+compile(new URL("tsconfig.json", root).pathname);
 // tsc copies no .cjs: the compiled STAC schemas go beside the modules that load them, so that
 // dist/stac and dist/cli-bundle (two levels below the package, as src/validator/stac) find them alike.
 rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });

@@ -1,4 +1,5 @@
 /** raw-data-api's users: the `access-token` header, GET /auth/me/, and what a refused token gets. */
+import type { Answer } from "./wire.js";
 
 /** Upstream's roles, as its users table numbers them. */
 export const ROLE_NUMBERS = { admin: 1, staff: 2, guest: 3 } as const;
@@ -18,25 +19,24 @@ export const authUserSchema = {
   description: "The user an access token belongs to",
   type: "object",
   required: ["id", "username", "img_url", "role"],
+  additionalProperties: false,
   properties: {
     id: { type: "integer", description: "The user's OpenStreetMap id" },
     username: { type: "string" },
     img_url: { type: ["string", "null"] },
-    role: { enum: [1, 2, 3], description: "1 admin, 2 staff, 3 guest" },
+    role: { enum: Object.values(ROLE_NUMBERS), description: "1 admin, 2 staff, 3 guest" },
   },
 } as const;
 
-export interface AuthUser {
-  id: number;
-  username: string;
-  img_url: string | null;
-  role: (typeof ROLE_NUMBERS)[Role];
-}
+export type AuthUser = Answer<typeof authUserSchema>;
 
 export const authFailureSchema = {
   $id: "AuthFailure",
   description: "A token that belongs to nobody, or a role too low for what was asked, as upstream answers them",
   type: "object",
   required: ["detail"],
-  properties: { detail: { type: "array", items: { type: "object", required: ["msg"], properties: { msg: { type: "string" } } } } },
+  additionalProperties: false,
+  properties: { detail: { type: "array", items: { type: "object", required: ["msg"], additionalProperties: false, properties: { msg: { type: "string" } } } } },
 } as const;
+
+export type AuthFailure = Answer<typeof authFailureSchema>;

@@ -7,7 +7,9 @@
 import { EXPORT_FORMATS } from "../formats/types.js";
 import { EXAMPLE_POLYGON } from "./examples.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
-import type { ExportArea } from "./snapshot.js";
+import type { AreaSchemas, CheckedPolygon } from "./snapshot.js";
+import type { Closed } from "./strict.js";
+import type { Answer, Request } from "./wire.js";
 
 /** Upstream's two Celery queues; here both name the server's one queue. */
 export const QUEUE_NAMES = ["raw_daemon", "raw_ondemand"] as const;
@@ -39,13 +41,7 @@ export const customCategorySchema = {
   },
 } as const;
 
-export interface CustomCategory {
-  types: CustomType[];
-  select: string[];
-  where: string;
-  formats: Array<(typeof EXPORT_FORMATS)[number]>;
-  hdx?: { tags?: string[]; caveats?: string; notes?: string };
-}
+export type CustomCategory = Request<typeof customCategorySchema>;
 
 export const customSnapshotParamsSchema = {
   $id: "DynamicCategoriesModel",
@@ -94,34 +90,8 @@ export const customSnapshotParamsSchema = {
   },
 } as const;
 
-export interface CustomSnapshotParams {
-  iso3?: string;
-  geometry?: ExportArea;
-  categories: Array<Record<string, CustomCategory>>;
-  dataset?: { dataset_prefix?: string; dataset_title?: string; dataset_folder?: string; dataset_locations?: string[]; update_frequency?: string; private?: boolean; subnational?: boolean };
-  queue?: QueueName;
-  hdx_upload?: boolean;
-  meta?: boolean;
-}
-
-/** One file of a finished custom export, as upstream lists it (`last_modifed` is upstream's spelling). */
-export interface CustomResource {
-  name: string;
-  url: string;
-  format: string;
-  description: string;
-  size: number;
-  last_modifed: string;
-}
-
-/** A finished custom export: per category, its zips. */
-export interface CustomExportResult {
-  datasets: Array<Record<string, { resources: CustomResource[] }>>;
-  /** How long it took, in words ("2 minutes"), as upstream's humanize writes it. */
-  elapsed_time: string;
-  /** ISO 8601, UTC, without the zone, as upstream writes it. */
-  started_at: string;
-}
+/** Its categories are a request schema of their own, which a strict server closes as it closes this one. */
+export type CustomSnapshotParams = Request<typeof customSnapshotParamsSchema, [...AreaSchemas, Closed<typeof customCategorySchema>], [CheckedPolygon]>;
 
 export const customExportResultSchema = {
   $id: "CustomExportResult",
@@ -160,7 +130,11 @@ export const customExportResultSchema = {
         },
       },
     },
-    elapsed_time: { type: "string" },
-    started_at: { type: "string" },
+    elapsed_time: { type: "string", description: 'How long it took, in words ("2 minutes"), as upstream\'s humanize writes it' },
+    started_at: { type: "string", description: "ISO 8601, UTC, without the zone, as upstream writes it" },
   },
 } as const;
+
+export type CustomExportResult = Answer<typeof customExportResultSchema>;
+/** One file of a finished custom export, as upstream lists it (`last_modifed` is upstream's spelling). */
+export type CustomResource = CustomExportResult["datasets"][number][string]["resources"][number];

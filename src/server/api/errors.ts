@@ -1,4 +1,5 @@
 /** The error bodies every route answers with (FastAPI's shapes, as the real services send them). */
+import type { Answer } from "./wire.js";
 
 export const validationErrorSchema = {
   $id: "ValidationError",
@@ -31,16 +32,6 @@ export const httpErrorSchema = {
   properties: { detail: { type: "string" } },
 } as const;
 
-export interface ValidationError {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
-
-export interface HTTPValidationError {
-  detail: ValidationError[];
-}
-
-export interface HTTPError {
-  detail: string;
-}
+export type ValidationError = Answer<typeof validationErrorSchema>;
+export type HTTPValidationError = Answer<typeof httpValidationErrorSchema, [typeof validationErrorSchema]>;
+export type HTTPError = Answer<typeof httpErrorSchema>;

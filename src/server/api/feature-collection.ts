@@ -1,43 +1,25 @@
 /** The GeoJSON shapes of query answers (RFC 7946), with the foreign members our routes add. */
+import type { Answer } from "./wire.js";
 
-const position = { type: "array", minItems: 2, maxItems: 3, items: { type: "number" } } as const;
+const position = { type: "array", minItems: 2, maxItems: 3, items: { type: "number" }, description: "[longitude, latitude]" } as const;
+const line = { type: "array", items: position } as const;
+const rings = { type: "array", items: line } as const;
+
+/** One geometry type: its name and how its positions nest. */
+const shape = <const Type extends string, const Coordinates extends object>(type: Type, coordinates: Coordinates) =>
+  ({ type: "object", required: ["type", "coordinates"], additionalProperties: false, properties: { type: { const: type }, coordinates } }) as const;
 
 export const geometrySchema = {
   $id: "Geometry",
-  type: "object",
-  required: ["type", "coordinates"],
-  properties: {
-    type: { enum: ["Point", "LineString", "MultiLineString", "Polygon", "MultiPolygon"] },
-    coordinates: {
-      description: "Positions as [longitude, latitude], nested as the geometry type requires",
-      anyOf: [
-        position,
-        { type: "array", items: position },
-        { type: "array", items: { type: "array", items: position } },
-        { type: "array", items: { type: "array", items: { type: "array", items: position } } },
-      ],
-    },
-  },
+  description: "A Point, LineString, MultiLineString, Polygon or MultiPolygon: positions as [longitude, latitude], nested as its type requires",
+  oneOf: [shape("Point", position), shape("LineString", line), shape("MultiLineString", rings), shape("Polygon", rings), shape("MultiPolygon", { type: "array", items: rings })],
 } as const;
 
-import type { Geometry } from "../../model/geojson.js";
-
-export type { Geometry, Position } from "../../model/geojson.js";
-
-export interface Feature<Properties> {
-  type: "Feature";
-  id: number;
-  geometry: Geometry;
-  properties: Properties;
-}
-
-export interface FeatureCollection<Properties> {
-  type: "FeatureCollection";
-  features: Array<Feature<Properties>>;
-}
+export type Geometry = Answer<typeof geometrySchema>;
+export type Position = Extract<Geometry, { type: "Point" }>["coordinates"];
 
 /** The schema of a FeatureCollection whose features carry `properties`, plus any foreign members. */
-export function featureCollectionSchema<Id extends string, Properties extends object, Extra extends Record<string, object>>(
+export function featureCollectionSchema<const Id extends string, const Properties extends object, const Extra extends Record<string, object>>(
   $id: Id,
   description: string,
   properties: Properties,
@@ -47,7 +29,8 @@ export function featureCollectionSchema<Id extends string, Properties extends ob
     $id,
     description,
     type: "object",
-    required: ["type", "features", ...Object.keys(foreign)],
+    required: ["type", "features", ...(Object.keys(foreign) as Array<keyof Extra & string>)],
+    additionalProperties: false,
     properties: {
       type: { const: "FeatureCollection" },
       ...foreign,
@@ -56,6 +39,7 @@ export function featureCollectionSchema<Id extends string, Properties extends ob
         items: {
           type: "object",
           required: ["type", "id", "geometry", "properties"],
+          additionalProperties: false,
           properties: { type: { const: "Feature" }, id: { type: "integer" }, geometry: { $ref: "Geometry#" }, properties },
         },
       },

@@ -3,8 +3,9 @@
  * POST /stats/polygon/ (whose answer is the AreaStats of snapshot.ts, as includeStats adds it).
  */
 import { EXAMPLE_POLYGON } from "./examples.js";
-import { featureCollectionSchema, type Feature, type FeatureCollection } from "./feature-collection.js";
-import type { ExportArea } from "./snapshot.js";
+import { featureCollectionSchema, type geometrySchema } from "./feature-collection.js";
+import type { AreaSchemas, CheckedPolygon } from "./snapshot.js";
+import type { Answer, Request } from "./wire.js";
 
 /** An OSM id as the digits of a URL: a whole number from 1, at most 15 digits (below 2^53). */
 export const OSM_ID_PATTERN = "^[1-9][0-9]{0,14}$";
@@ -17,12 +18,15 @@ export const countriesQuerySchema = {
   },
 } as const;
 
+export type CountriesQuery = Request<typeof countriesQuerySchema>;
+
 export const countryCollectionSchema = featureCollectionSchema(
   "CountryCollection",
   "Countries: the store's boundary relations of admin_level 2, as GeoJSON features (id: the relation's OSM id)",
   {
     type: "object",
     required: ["cid", "name", "iso3"],
+    additionalProperties: false,
     properties: {
       cid: { type: "integer", description: "The country's id: its boundary relation's OSM id" },
       name: { type: "string" },
@@ -32,14 +36,9 @@ export const countryCollectionSchema = featureCollectionSchema(
   {},
 );
 
-export interface CountryProperties {
-  cid: number;
-  name: string;
-  iso3: string | null;
-}
-
-export type CountryCollection = FeatureCollection<CountryProperties>;
-export type Country = Feature<CountryProperties>;
+export type CountryCollection = Answer<typeof countryCollectionSchema, [typeof geometrySchema]>;
+export type Country = CountryCollection["features"][number];
+export type CountryProperties = Country["properties"];
 
 export const osmIdQuerySchema = {
   $id: "OsmIdQuery",
@@ -57,6 +56,7 @@ export const osmFeatureCollectionSchema = featureCollectionSchema(
   {
     type: "object",
     required: ["osm_id", "osm_type", "tags", "changeset", "timestamp"],
+    additionalProperties: false,
     properties: {
       osm_id: { type: "integer" },
       osm_type: { enum: ["nodes", "ways_line", "ways_poly", "relations"], description: "The table the feature is in" },
@@ -68,13 +68,9 @@ export const osmFeatureCollectionSchema = featureCollectionSchema(
   {},
 );
 
-export interface OsmFeatureProperties {
-  osm_id: number;
-  osm_type: "nodes" | "ways_line" | "ways_poly" | "relations";
-  tags: Record<string, string>;
-  changeset: number | null;
-  timestamp: string | null;
-}
+export type OsmIdQuery = Request<typeof osmIdQuerySchema>;
+export type OsmFeatureCollection = Answer<typeof osmFeatureCollectionSchema, [typeof geometrySchema]>;
+export type OsmFeatureProperties = OsmFeatureCollection["features"][number]["properties"];
 
 export const polygonStatsRequestSchema = {
   $id: "StatsRequestParams",
@@ -87,7 +83,4 @@ export const polygonStatsRequestSchema = {
   },
 } as const;
 
-export interface StatsRequestParams {
-  geometry?: ExportArea;
-  iso3?: string;
-}
+export type StatsRequestParams = Request<typeof polygonStatsRequestSchema, AreaSchemas, [CheckedPolygon]>;

@@ -3,11 +3,12 @@
  * and their *List variants (2023), /raw/features, /raw/list and /raw/{kind}/list, and the same
  * under /raw-validation (2024). Counts are in stats.ts.
  */
-import { QUALITY_STATUSES, type QualityStatus } from "../../model/statuses.js";
+import { QUALITY_STATUSES } from "../../model/statuses.js";
 import { EXAMPLE_PROJECT, EXAMPLE_RING, EXAMPLE_STATUS, EXAMPLE_TAGS } from "./examples.js";
-import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+import { featureCollectionSchema, type geometrySchema } from "./feature-collection.js";
 import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
+import type { Answer, Request } from "./wire.js";
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./fragments.js";
 
@@ -77,75 +78,10 @@ export const rawFeaturesQuerySchema = {
   },
 } as const;
 
-export type QueryStatus = QualityStatus | "";
-
-/** The members of rawFilterProperties. */
-export interface RawFilters {
-  area?: string | null;
-  tags?: string;
-  hashtag?: string;
-  dateFrom?: string;
-  dateTo?: string;
-  status?: QueryStatus;
-}
-
-export interface RawQuery extends RawFilters {
-  page?: number;
-  pageSize?: number;
-  orderBy?: RawOrder;
-}
-
-export type RawFeatureKind = "polygon" | "line" | "node";
-
-export interface RawFeaturesQuery extends RawQuery {
-  featureType?: RawFeatureKind | "";
-}
-
-export type RawFeatureType = "Polygon" | "LineString" | "Node";
-
-export interface RawFeatureProperties {
-  type: RawFeatureType;
-  id: number;
-  tags: Record<string, string>;
-  /** ISO 8601, UTC */
-  timestamp: string | null;
-  version: number | null;
-  changeset: number | null;
-  /** The most severe data quality status, or null when the feature has none. */
-  status: QualityStatus | null;
-  hashtags: string[];
-  editor: string | null;
-  created_at: string | null;
-  /** When the changeset closed (what the 2024 service answers instead of created_at); null while open or unknown. */
-  closed_at: string | null;
-}
-
-/** A page of matches; `hasMore` says whether another page exists. */
-export interface RawFeatureCollection extends FeatureCollection<RawFeatureProperties> {
-  page: number;
-  pageSize: number;
-  hasMore: boolean;
-}
-
-export interface RawListItem {
-  type: "node" | "way" | "relation";
-  geotype: RawFeatureType;
-  id: number;
-  /** Latitude of the centroid. */
-  lat: number;
-  /** Longitude of the centroid. */
-  lon: number;
-  timestamp: string | null;
-  tags: Record<string, string>;
-  changeset: number | null;
-  status: string | null;
-  hashtags: string[];
-  created_at: string | null;
-  closed_at: string | null;
-}
-
 const tagsSchema = { type: "object", additionalProperties: { type: "string" } } as const;
 const geotype = { enum: ["Polygon", "LineString", "Node"] } as const;
+/** The most severe data quality status, or null when the feature has none. */
+const status = { type: ["string", "null"], enum: [...QUALITY_STATUSES, null] } as const;
 
 export const rawFeatureCollectionSchema = featureCollectionSchema(
   "RawFeatureCollection",
@@ -158,14 +94,14 @@ export const rawFeatureCollectionSchema = featureCollectionSchema(
       type: geotype,
       id: { type: "integer" },
       tags: tagsSchema,
-      timestamp: nullableString,
+      timestamp: { ...nullableString, description: "When the feature was last edited: ISO 8601, UTC" },
       version: nullableInteger,
       changeset: nullableInteger,
-      status: nullableString,
+      status,
       hashtags: { type: "array", items: { type: "string" } },
       editor: nullableString,
       created_at: nullableString,
-      closed_at: nullableString,
+      closed_at: { ...nullableString, description: "When the changeset closed (what the 2024 service answers instead of created_at); null while open or unknown" },
     },
   },
   { page: { type: "integer" }, pageSize: { type: "integer" }, hasMore: { type: "boolean" } },
@@ -188,10 +124,22 @@ export const rawListSchema = {
       timestamp: nullableString,
       tags: tagsSchema,
       changeset: nullableInteger,
-      status: nullableString,
+      status,
       hashtags: { type: "array", items: { type: "string" } },
       created_at: nullableString,
       closed_at: nullableString,
     },
   },
 } as const;
+
+/** The filters every feature query and count shares (rawFilterProperties). */
+export type RawFilters = Request<{ type: "object"; properties: typeof rawFilterProperties }>;
+export type QueryStatus = NonNullable<RawFilters["status"]>;
+export type RawQuery = Request<typeof rawQuerySchema>;
+export type RawFeaturesQuery = Request<typeof rawFeaturesQuerySchema>;
+export type RawFeatureKind = Exclude<NonNullable<RawFeaturesQuery["featureType"]>, "">;
+/** A page of matches; `hasMore` says whether another page exists. */
+export type RawFeatureCollection = Answer<typeof rawFeatureCollectionSchema, [typeof geometrySchema]>;
+export type RawFeatureProperties = RawFeatureCollection["features"][number]["properties"];
+export type RawFeatureType = RawFeatureProperties["type"];
+export type RawListItem = Answer<typeof rawListSchema>[number];

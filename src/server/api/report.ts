@@ -5,9 +5,10 @@
  */
 import { GEOMETRY_STATUSES, TAG_STATUSES } from "../../model/statuses.js";
 import { EXAMPLE_REPORT, EXAMPLE_RING } from "./examples.js";
-import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+import { featureCollectionSchema, type geometrySchema } from "./feature-collection.js";
 import { areaRingSchema, dateTimeText, nullableInteger, nullableString, pagingProperties, tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
+import type { Answer, Request } from "./wire.js";
 
 export const dataQualityRequestSchema = {
   $id: "DataQualityRequest",
@@ -40,62 +41,10 @@ export const dataQualityRequestSchema = {
   },
 } as const;
 
-export interface DataQualityRequest {
-  fromDate: string;
-  toDate?: string;
-  hashtags?: string | string[];
-  area?: string;
-  page?: number;
-  pageSize?: number;
-}
+export type DataQualityRequest = Request<typeof dataQualityRequestSchema>;
 
-export type OsmObjectType = "node" | "way" | "relation";
 export type GeometryStatus = (typeof GEOMETRY_STATUSES)[number];
 export type TagStatus = (typeof TAG_STATUSES)[number];
-
-export interface DataQualityGeoProperties {
-  osm_id: number;
-  type: OsmObjectType;
-  status: GeometryStatus;
-  /** The rule set source that found the problem, e.g. "building". */
-  source: string;
-  /** What is wrong, e.g. "not square: 63.4° corner at 7.440373 43.7395", or the overlapped features ("way/42"). */
-  values: string[];
-  changeset: number | null;
-  /** ISO 8601, UTC: the checked version's timestamp. */
-  timestamp: string | null;
-  hashtags: string[];
-  /** The object on openstreetmap.org. */
-  link: string;
-}
-
-/** One Point per problem, at the feature's centroid; `hasMore` says whether another page exists. */
-export interface DataQualityGeoCollection extends FeatureCollection<DataQualityGeoProperties> {
-  page: number;
-  pageSize: number;
-  hasMore: boolean;
-}
-
-/** One tag problem: one row per value of a finding. */
-export interface DataQualityTagRow {
-  osm_id: number;
-  type: OsmObjectType;
-  link: string;
-  status: TagStatus;
-  /** badvalue: the offending "key=value"; incomplete: the missing key. */
-  tag: string;
-  source: string;
-  changeset: number | null;
-  timestamp: string | null;
-}
-
-export interface DataQualityTagStat {
-  tag: string;
-  source: string;
-  status: TagStatus;
-  /** How many features have this problem. */
-  count: number;
-}
 
 const osmType = { enum: ["node", "way", "relation"] } as const;
 const link = { type: "string", description: "https://www.openstreetmap.org/<type>/<osm_id>" } as const;
@@ -111,10 +60,10 @@ export const dataQualityGeoCollectionSchema = featureCollectionSchema(
       osm_id: { type: "integer" },
       type: osmType,
       status: { enum: GEOMETRY_STATUSES },
-      source: { type: "string" },
-      values: { type: "array", items: { type: "string" } },
+      source: { type: "string", description: 'The rule set source that found the problem, e.g. "building"' },
+      values: { type: "array", items: { type: "string" }, description: 'What is wrong, e.g. "not square: 63.4° corner at 7.440373 43.7395", or the overlapped features ("way/42")' },
       changeset: nullableInteger,
-      timestamp: nullableString,
+      timestamp: { ...nullableString, description: "The checked version's timestamp: ISO 8601, UTC" },
       hashtags: { type: "array", items: { type: "string" } },
       link,
     },
@@ -159,3 +108,12 @@ export const dataQualityTagStatsSchema = {
     },
   },
 } as const;
+
+/** One Point per problem, at the feature's centroid; `hasMore` says whether another page exists. */
+export type DataQualityGeoCollection = Answer<typeof dataQualityGeoCollectionSchema, [typeof geometrySchema]>;
+export type DataQualityGeoFeature = DataQualityGeoCollection["features"][number];
+export type DataQualityGeoProperties = DataQualityGeoFeature["properties"];
+/** One tag problem: one row per value of a finding. */
+export type DataQualityTagRow = Answer<typeof dataQualityTagListSchema>[number];
+export type DataQualityTagStat = Answer<typeof dataQualityTagStatsSchema>[number];
+export type OsmObjectType = DataQualityTagRow["type"];

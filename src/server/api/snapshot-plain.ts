@@ -5,10 +5,11 @@
  */
 import type { AliasSpec } from "./aliases.js";
 import { EXAMPLE_BBOX, EXAMPLE_POLYGON } from "./examples.js";
-import { featureCollectionSchema, type FeatureCollection } from "./feature-collection.js";
+import { featureCollectionSchema, type geometrySchema } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_PLAIN_ANSWER_BYTES, MAX_TAG_LENGTH } from "./limits.js";
-import { SNAPSHOT_GEOMETRY_TYPES, snapshotParamsAliases, snapshotParamsSchema, type Flag, type SnapshotGeometryType, type SnapshotParams } from "./snapshot.js";
+import { SNAPSHOT_GEOMETRY_TYPES, snapshotParamsAliases, snapshotParamsSchema, type AreaSchemas, type CheckedPolygon, type TagFilterForms } from "./snapshot.js";
+import type { Answer, Request } from "./wire.js";
 
 export const FEATURE_TABLE_NAMES = ["nodes", "ways_poly", "ways_line", "relations"] as const;
 export const GEOMETRY_TYPES = ["point", "line", "polygon"] as const;
@@ -99,42 +100,29 @@ export const snapshotParamsPlainAliases: AliasSpec = {
 export type FeatureTableName = (typeof FEATURE_TABLE_NAMES)[number];
 export type GeometryTypeName = (typeof GEOMETRY_TYPES)[number];
 
-export interface WhereCondition {
-  key: string;
-  value: string[];
-}
+export type SnapshotParamsPlain = Request<typeof snapshotParamsPlainSchema, AreaSchemas, [CheckedPolygon, TagFilterForms]>;
+export type WhereCondition = NonNullable<SnapshotParamsPlain["where"]>[number];
 
-export interface SnapshotParamsPlain extends Pick<SnapshotParams, "filters" | "joinFilterType" | "outputType"> {
-  bbox?: [number, number, number, number];
-  select?: string[];
-  where?: WhereCondition[];
-  joinBy?: "OR" | "AND";
-  lookIn?: FeatureTableName[];
-  /** One of point, line, polygon, all_geometry, or a list of them. */
-  geometryType?: string | SnapshotGeometryType[];
-  geometry?: SnapshotParams["geometry"];
-  centroid?: Flag;
-  useStWithin?: Flag;
-  includeUserMetadata?: Flag;
-}
-
-/**
- * Each feature's properties. Without geometry in the body: `osm_id`, then the selected tags. With
- * geometry: as the GeoJSON export writes them (osm_id, version, changeset, timestamp, tags; or
- * osm_id and the chosen attributes).
- */
-export type PlainSnapshotProperties = { osm_id: number } & Record<string, string | number | null | Record<string, string>>;
-
-export type PlainSnapshotResponse = FeatureCollection<PlainSnapshotProperties>;
+const plainProperties = {
+  type: "object",
+  required: ["osm_id"],
+  properties: { osm_id: { type: "integer" } },
+  additionalProperties: { type: ["string", "integer", "null", "object"], additionalProperties: { type: "string" } },
+} as const;
 
 export const plainSnapshotResponseSchema = featureCollectionSchema(
   "PlainSnapshotResponse",
   "The matching features as GeoJSON: properties osm_id and the selected tags (body without geometry), or as the GeoJSON export writes them (body with geometry)",
-  {
-    type: "object",
-    required: ["osm_id"],
-    properties: { osm_id: { type: "integer" } },
-    additionalProperties: { type: ["string", "integer", "null", "object"], additionalProperties: { type: "string" } },
-  },
+  plainProperties,
   {},
 );
+
+/**
+ * Each feature's properties. Without geometry in the body: `osm_id`, then the selected tags. With
+ * geometry: as the GeoJSON export writes them (osm_id, version, changeset, timestamp, tags; or
+ * osm_id and the chosen attributes). Written here, as its schema names osm_id beside members of
+ * any name (properties and additionalProperties), which json-schema-to-ts reads as unknown members.
+ */
+export type PlainSnapshotProperties = { osm_id: number } & Record<string, string | number | null | Record<string, string>>;
+
+export type PlainSnapshotResponse = Answer<typeof plainSnapshotResponseSchema, [typeof geometrySchema], [{ pattern: typeof plainProperties; output: PlainSnapshotProperties }]>;

@@ -8,9 +8,12 @@
 import { BARE_FORMATS_TEXT, EXPORT_FORMATS } from "../formats/types.js";
 import type { AliasSpec } from "./aliases.js";
 import { EXAMPLE_POLYGON } from "./examples.js";
-import type { Geometry } from "./feature-collection.js";
 import { tagText } from "./fragments.js";
 import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "./limits.js";
+import type { Answer, Request } from "./wire.js";
+import type { PolygonalGeometry } from "../../model/geojson.js";
+
+export type { PolygonalGeometry } from "../../model/geojson.js";
 
 /** Exactly the formats the export writers have. */
 export const OUTPUT_TYPES = EXPORT_FORMATS;
@@ -194,53 +197,39 @@ export type OutputType = (typeof OUTPUT_TYPES)[number];
 export type SnapshotGeometryType = (typeof SNAPSHOT_GEOMETRY_TYPES)[number];
 export type FilterGeometry = (typeof FILTER_GEOMETRIES)[number];
 
-export type PolygonalGeometry = Extract<Geometry, { type: "Polygon" | "MultiPolygon" }>;
+/** The schemas an area is made of, for the requests that name it by `$ref`. */
+export type AreaSchemas = [typeof exportAreaSchema, typeof polygonSchema, typeof polygonFeatureSchema, typeof polygonFeatureCollectionSchema];
 
-export interface PolygonFeature {
-  type: "Feature";
-  geometry: PolygonalGeometry;
-  properties?: unknown;
-}
+/** A polygon's coordinates are checked by the server (src/server/http/export-area.ts), not by its schema: what passes is a PolygonalGeometry. */
+export type CheckedPolygon = { pattern: { $id: "PolygonGeometry" }; output: PolygonalGeometry };
 
-export interface PolygonFeatureCollection {
-  type: "FeatureCollection";
-  features: PolygonFeature[];
-}
+/**
+ * A filter of filters.tags: its schema names joinOr and joinAnd beside tag keys of any name
+ * (properties and additionalProperties), which no TypeScript object type can say; the server
+ * tells the two forms apart by those two names (src/server/exports/plan.ts).
+ */
+export type TagFilterForms = { pattern: typeof tagFilterSchema; output: TagFilterEntry };
 
-export type ExportArea = PolygonalGeometry | PolygonFeature | PolygonFeatureCollection;
+export type ExportArea = Request<typeof exportAreaSchema, AreaSchemas, [CheckedPolygon]>;
+export type PolygonFeature = Extract<ExportArea, { type: "Feature" }>;
+export type PolygonFeatureCollection = Extract<ExportArea, { type: "FeatureCollection" }>;
 
 /** Tag key -> values: [] = the key present, one value = equal, several = any of them. */
-export type TagValues = Record<string, string[]>;
+export type TagValues = Request<typeof tagValuesSchema>;
 
 /** raw-data-api's filter form since 2023 (see tagFilterSchema). */
-export interface JoinedTags {
-  joinOr?: TagValues;
-  joinAnd?: TagValues;
-}
+export type JoinedTags = Request<{ type: "object"; properties: (typeof tagFilterSchema)["properties"] }>;
 
 export type TagFilterEntry = TagValues | JoinedTags;
-
-/** true or false; also as the strings raw-data-api reads. */
-export type Flag = boolean | "true" | "false";
 
 /** The yes-or-no members, with their defaults. */
 export const FLAG_DEFAULTS = { bindZip: true, centroid: false, useStWithin: false, uuid: true, includeStats: false, includeUserMetadata: false } as const;
 export type FlagName = keyof typeof FLAG_DEFAULTS;
 
-export interface SnapshotParams extends Partial<Record<FlagName, Flag>> {
-  geometry: ExportArea;
-  outputType?: OutputType;
-  fileName?: string;
-  geometryType?: SnapshotGeometryType[];
-  joinFilterType?: "OR" | "AND";
-  filters?: {
-    tags?: Partial<Record<FilterGeometry, TagFilterEntry>>;
-    attributes?: Partial<Record<FilterGeometry, string[]>>;
-  };
-  countryExport?: boolean;
-  minZoom?: number;
-  maxZoom?: number;
-}
+export type SnapshotParams = Request<typeof snapshotParamsSchema, AreaSchemas, [CheckedPolygon, TagFilterForms]>;
+
+/** true or false; also as the strings raw-data-api reads. */
+export type Flag = NonNullable<SnapshotParams[FlagName]>;
 
 export const snapshotAcceptedSchema = {
   $id: "SnapshotAccepted",
@@ -256,64 +245,7 @@ export const snapshotAcceptedSchema = {
   },
 } as const;
 
-export interface SnapshotAccepted {
-  taskId: string;
-  trackLink: string;
-  task_id: string;
-  track_link: string;
-}
-
-/** What a finished export reports, in both spellings (the real worker's `process_time` too). */
-export interface ExportResult {
-  downloadUrl: string;
-  download_url: string;
-  fileName: string;
-  file_name: string;
-  /** `H:MM:SS.ffffff` */
-  responseTime: string;
-  response_time: string;
-  process_time: string;
-  /** `N.NN Sq Km` */
-  queryArea: string;
-  query_area: string;
-  /** Size of the files before zipping: `N.NN MB` */
-  bindedFileSize: string;
-  binded_file_size: string;
-  zipFileSizeBytes: number;
-  zip_file_size_bytes: number;
-  /** With includeStats. */
-  stats?: AreaStats;
-}
-
-/**
- * What includeStats adds, in raw-data-api's shape. Its figures came from a service with
- * population and AI-mapped estimates; this server counts its own OpenStreetMap data and has none
- * of those (null).
- */
-export interface AreaStats {
-  summary: { buildings: string; roads: string };
-  raw: {
-    population: number | null;
-    populatedAreaKm2: number | null;
-    /** "YYYY-MM-DD HH:MM:SS" (UTC); null when the area has no building or road. */
-    averageEditTime: string | null;
-    lastEditTime: string | null;
-    osmUsersCount: number;
-    osmBuildingCompletenessPercentage: number | null;
-    osmRoadsCompletenessPercentage: number | null;
-    osmBuildingsCount: number;
-    osmHighwayLengthKm: number;
-    aiBuildingsCountEstimation: number | null;
-    aiRoadCountEstimationKm: number | null;
-    buildingCount6Months: number;
-    highwayLength6MonthsKm: number;
-  };
-  meta: {
-    /** The data's last update, as /status/ gives it; the 6 months are counted back from it. */
-    lastUpdated: string | null;
-    description: string;
-  };
-}
+export type SnapshotAccepted = Answer<typeof snapshotAcceptedSchema>;
 
 const text = { type: "string" } as const;
 const count = { type: "integer", minimum: 0 } as const;
@@ -361,10 +293,20 @@ export const areaStatsSchema = {
       type: "object",
       required: ["lastUpdated", "description"],
       additionalProperties: false,
-      properties: { lastUpdated: { type: ["string", "null"] }, description: text },
+      properties: {
+        lastUpdated: { type: ["string", "null"], description: "The data's last update, as /status/ gives it; the 6 months are counted back from it" },
+        description: text,
+      },
     },
   },
 } as const;
+
+/**
+ * What includeStats adds, in raw-data-api's shape. Its figures came from a service with
+ * population and AI-mapped estimates; this server counts its own OpenStreetMap data and has none
+ * of those (null).
+ */
+export type AreaStats = Answer<typeof areaStatsSchema>;
 
 export const exportResultSchema = {
   $id: "ExportResult",
@@ -388,7 +330,9 @@ export const exportResultSchema = {
     binded_file_size: text,
     zipFileSizeBytes: { type: "integer", minimum: 0, description: "Size of the download: the zip, or the bare file with bindZip false" },
     zip_file_size_bytes: { type: "integer", minimum: 0 },
-    stats: { $ref: "AreaStats#" },
+    stats: { $ref: "AreaStats#", description: "With includeStats" },
   },
 } as const;
 
+/** What a finished export reports, in both spellings (the real worker's `process_time` too). */
+export type ExportResult = Answer<typeof exportResultSchema, [typeof areaStatsSchema]>;

@@ -2,7 +2,8 @@
  * Feature counts, both generations of Underpass's: POST /stats/count (2023), /stats/{features,
  * polygons,lines,nodes} and /raw-validation/stats[/{polygons,lines,nodes}] (2024).
  */
-import { rawFilterExamples, rawFilterProperties, type RawFilters } from "./raw.js";
+import { rawFilterExamples, rawFilterProperties } from "./raw.js";
+import type { Answer, Request } from "./wire.js";
 
 export const statsQuerySchema = {
   $id: "StatsQuery",
@@ -11,18 +12,7 @@ export const statsQuerySchema = {
   properties: rawFilterProperties,
 } as const;
 
-export type StatsQuery = RawFilters;
-
-/** `total` only when the request names a status, as the real /stats/count answered. */
-export interface FeatureCount {
-  count: number;
-  total?: number;
-}
-
-export interface ValidationCount {
-  count: number;
-  total: number;
-}
+export type StatsQuery = Request<typeof statsQuerySchema>;
 
 const count = { type: "integer", minimum: 0, description: "How many features match every filter" } as const;
 const total = { type: "integer", minimum: 0, description: "How many match every filter but status" } as const;
@@ -36,6 +26,8 @@ export const featureCountSchema = {
   properties: { count, total },
 } as const;
 
+export type FeatureCount = Answer<typeof featureCountSchema>;
+
 export const validationCountSchema = {
   $id: "ValidationCount",
   description: "How many features match every filter, and how many match every filter but status (the same number when no status is given)",
@@ -44,3 +36,5 @@ export const validationCountSchema = {
   additionalProperties: false,
   properties: { count, total },
 } as const;
+
+export type ValidationCount = Answer<typeof validationCountSchema>;

@@ -1,4 +1,5 @@
 /** GET /latest/status/ (and /v1/status/). */
+import type { Answer } from "./wire.js";
 
 export const statusResponseSchema = {
   $id: "StatusResponse",
@@ -16,7 +17,4 @@ export const statusResponseSchema = {
   },
 } as const;
 
-export interface StatusResponse {
-  /** `YYYY-MM-DD HH:MM:SS+00:00` */
-  lastUpdated: string;
-}
+export type StatusResponse = Answer<typeof statusResponseSchema>;

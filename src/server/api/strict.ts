@@ -8,18 +8,18 @@
 type Schema = Record<string, unknown>;
 
 /** Keywords whose value is one subschema. */
-const ONE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"];
+const ONE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"] as const;
 /** Keywords whose value is a list of subschemas. */
-const LIST = ["items", "anyOf", "oneOf", "allOf"];
+const LIST = ["items", "anyOf", "oneOf", "allOf"] as const;
 /** Keywords whose value maps names to subschemas. */
-const MAP = ["properties", "patternProperties", "definitions", "$defs"];
+const MAP = ["properties", "patternProperties", "definitions", "$defs"] as const;
 
 function isSchema(value: unknown): value is Schema {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Where these stand beside `properties`, other members are named elsewhere: closing the object would refuse them. */
-const NAMED_ELSEWHERE = ["$ref", "anyOf", "oneOf", "allOf", "if"];
+const NAMED_ELSEWHERE = ["$ref", "anyOf", "oneOf", "allOf", "if"] as const;
 
 /**
  * A copy of `schema` in which every object schema that lists its `properties` and says nothing of
@@ -30,6 +30,20 @@ const NAMED_ELSEWHERE = ["$ref", "anyOf", "oneOf", "allOf", "if"];
 export function forbidUnknownMembers<S extends object>(schema: S): S {
   return close(schema as Schema) as S;
 }
+
+/**
+ * What `forbidUnknownMembers` makes of a schema, as a type: the request types are read from it
+ * (wire.ts), so that they name the members a request may have and no others.
+ */
+export type Closed<S> = S extends readonly unknown[]
+  ? { [Index in keyof S]: Closed<S[Index]> }
+  : S extends object
+    ? { [Keyword in keyof S]: Keyword extends SubschemaKeyword ? Closed<S[Keyword]> : Keyword extends MapKeyword ? ClosedMembers<S[Keyword]> : S[Keyword] } & ClosedHere<S>
+    : S;
+type SubschemaKeyword = (typeof ONE)[number] | (typeof LIST)[number];
+type MapKeyword = (typeof MAP)[number];
+type ClosedMembers<Members> = { [Name in keyof Members]: Closed<Members[Name]> };
+type ClosedHere<S> = S extends { properties: object } ? (Extract<keyof S, (typeof NAMED_ELSEWHERE)[number] | "additionalProperties"> extends never ? { additionalProperties: false } : unknown) : unknown;
 
 function close(schema: Schema): Schema {
   const out: Schema = { ...schema };

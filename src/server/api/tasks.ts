@@ -3,9 +3,9 @@
  * /tasks/purge/, /tasks/queue/, /tasks/queue/details/{queue}/): Celery's answers, from this
  * server's one queue, which both of upstream's queue names (raw_daemon, raw_ondemand) name.
  */
-import type { ExportResult } from "./snapshot.js";
-import type { CustomExportResult } from "./custom.js";
-import { UUID_PATTERN } from "./snapshot.js";
+import type { customExportResultSchema } from "./custom.js";
+import { UUID_PATTERN, type areaStatsSchema, type exportResultSchema } from "./snapshot.js";
+import type { Answer, Request } from "./wire.js";
 
 /** FastAPI's booleans in a query string. */
 export const QUERY_BOOLEANS = ["true", "false", "True", "False", "TRUE", "FALSE", "1", "0", "yes", "no", "on", "off"] as const;
@@ -17,11 +17,15 @@ export const inspectQuerySchema = {
   properties: { summary: { enum: QUERY_BOOLEANS, default: "true", description: "Each worker's task in brief (true), or every running task in full (false)" } },
 } as const;
 
+export type InspectQuery = Request<typeof inspectQuerySchema>;
+
 export const queueDetailsQuerySchema = {
   $id: "QueueDetailsQuery",
   type: "object",
   properties: { args: { enum: QUERY_BOOLEANS, default: "false", description: "With each task's request (args)" } },
 } as const;
+
+export type QueueDetailsQuery = Request<typeof queueDetailsQuerySchema>;
 
 export const taskRevokedSchema = {
   $id: "TaskRevoked",
@@ -32,9 +36,7 @@ export const taskRevokedSchema = {
   properties: { id: { type: "string" } },
 } as const;
 
-export interface TaskRevoked {
-  id: string;
-}
+export type TaskRevoked = Answer<typeof taskRevokedSchema>;
 
 export const tasksPurgedSchema = {
   $id: "TasksPurged",
@@ -45,9 +47,7 @@ export const tasksPurgedSchema = {
   properties: { tasks_discarded: { type: "integer", minimum: 0 } },
 } as const;
 
-export interface TasksPurged {
-  tasks_discarded: number;
-}
+export type TasksPurged = Answer<typeof tasksPurgedSchema>;
 
 /** A running task as Celery's inspect().active() lists it (the members a client may read). */
 const activeTaskSchema = {
@@ -63,13 +63,7 @@ const activeTaskSchema = {
   },
 } as const;
 
-export interface ActiveTask {
-  id: string;
-  name: string;
-  hostname: string;
-  time_start: number | null;
-  worker_pid: number | null;
-}
+export type ActiveTask = Answer<typeof activeTaskSchema>;
 
 export const workersInspectSchema = {
   $id: "WorkersInspect",
@@ -99,9 +93,7 @@ export const workersInspectSchema = {
   },
 } as const;
 
-export interface WorkersInspect {
-  active: Array<Record<string, { id: string; task: string; time_start: string | null }>> | Record<string, ActiveTask[]> | null;
-}
+export type WorkersInspect = Answer<typeof workersInspectSchema>;
 
 export const workersPingSchema = {
   $id: "WorkersPing",
@@ -110,7 +102,7 @@ export const workersPingSchema = {
   additionalProperties: { type: "object", required: ["ok"], additionalProperties: false, properties: { ok: { const: "pong" } } },
 } as const;
 
-export type WorkersPing = Record<string, { ok: "pong" }> | null;
+export type WorkersPing = Answer<typeof workersPingSchema>;
 
 export const queueLengthsSchema = {
   $id: "QueueLengths",
@@ -119,7 +111,7 @@ export const queueLengthsSchema = {
   additionalProperties: { type: "object", required: ["length"], additionalProperties: false, properties: { length: { type: "integer", minimum: 0 } } },
 } as const;
 
-export type QueueLengths = Record<string, { length: number }>;
+export type QueueLengths = Answer<typeof queueLengthsSchema>;
 
 export const queueDetailsSchema = {
   $id: "QueueDetails",
@@ -137,18 +129,7 @@ export const queueDetailsSchema = {
   },
 } as const;
 
-export type QueueDetails = Array<{ index: number; id: string; args?: string }>;
-
-export type TaskStatusName = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE" | "REVOKED";
-
-export interface TaskStatus {
-  id: string;
-  status: TaskStatusName;
-  /** null until SUCCESS; `{error}` on FAILURE. */
-  result: ExportResult | CustomExportResult | { error: string } | null;
-  /** 0-100 */
-  progress: number;
-}
+export type QueueDetails = Answer<typeof queueDetailsSchema>;
 
 export const taskStatusSchema = {
   $id: "TaskStatus",
@@ -160,6 +141,7 @@ export const taskStatusSchema = {
     id: { type: "string", pattern: UUID_PATTERN },
     status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"], description: "REVOKED: stopped by GET /tasks/revoke/{task_id}/ or /tasks/purge/" },
     result: {
+      description: "null until SUCCESS; {error} on FAILURE",
       anyOf: [
         { type: "null" },
         { $ref: "ExportResult#" },
@@ -170,3 +152,6 @@ export const taskStatusSchema = {
     progress: { type: "integer", minimum: 0, maximum: 100 },
   },
 } as const;
+
+export type TaskStatus = Answer<typeof taskStatusSchema, [typeof exportResultSchema, typeof areaStatsSchema, typeof customExportResultSchema]>;
+export type TaskStatusName = TaskStatus["status"];

@@ -1,6 +1,5 @@
 /** Stored data quality findings as the reports' wire rows. */
-import type { Feature } from "../api/feature-collection.js";
-import type { DataQualityGeoProperties, DataQualityTagRow, DataQualityTagStat, GeometryStatus, OsmObjectType, TagStatus } from "../api/report.js";
+import type { DataQualityGeoFeature, DataQualityGeoProperties, DataQualityTagRow, DataQualityTagStat, GeometryStatus, OsmObjectType, TagStatus } from "../api/report.js";
 import { osmTypeOfTable, type FindingRow, type FindingValueCount, type FindingValueRow } from "../../model/features.js";
 
 function osmLink(type: OsmObjectType, osmId: number): string {
@@ -24,7 +23,7 @@ export function geoProperties(row: FindingRow): DataQualityGeoProperties {
   };
 }
 
-export function geoFeature(row: FindingRow): Feature<DataQualityGeoProperties> {
+export function geoFeature(row: FindingRow): DataQualityGeoFeature {
   return { type: "Feature", id: row.osmId, geometry: { type: "Point", coordinates: [row.lon, row.lat] }, properties: geoProperties(row) };
 }
 

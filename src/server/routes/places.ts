@@ -5,9 +5,8 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { ValidationError } from "../api/errors.js";
-import { OSM_ID_PATTERN, type CountryCollection, type OsmFeatureProperties, type StatsRequestParams } from "../api/places.js";
+import { OSM_ID_PATTERN, type CountriesQuery, type CountryCollection, type OsmFeatureCollection, type OsmIdQuery, type StatsRequestParams } from "../api/places.js";
 import type { AreaStats } from "../api/snapshot.js";
-import type { FeatureCollection } from "../api/feature-collection.js";
 import { areaStats } from "../exports/area-stats.js";
 import type { FeatureStore } from "../store/store.js";
 import type { RouteContext } from "./context.js";
@@ -23,7 +22,7 @@ export interface PlacesContext extends RouteContext {
 }
 
 
-const collection = <P>(features: FeatureCollection<P>["features"]): FeatureCollection<P> => ({ type: "FeatureCollection", features });
+const collection = <Features>(features: Features) => ({ type: "FeatureCollection" as const, features });
 
 /** Either member names the area; an iso3 must name a country of the store. */
 async function statsProblems(store: FeatureStore, body: StatsRequestParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {
@@ -34,7 +33,7 @@ async function statsProblems(store: FeatureStore, body: StatsRequestParams, maxA
 }
 
 export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { store, maxAreaKm2 }) => {
-  app.get<{ Querystring: { q?: string } }>(
+  app.get<{ Querystring: CountriesQuery }>(
     "/countries/",
     {
       schema: {
@@ -67,7 +66,7 @@ export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { stor
     },
   );
 
-  app.get<{ Querystring: { osm_id: string } }>(
+  app.get<{ Querystring: OsmIdQuery }>(
     "/osm_id/",
     {
       schema: {
@@ -77,7 +76,7 @@ export const placeRoutes: FastifyPluginAsync<PlacesContext> = async (app, { stor
         response: { 200: { $ref: "OsmFeatureCollection#" }, 422: { $ref: "HTTPValidationError#" } },
       },
     },
-    async (request): Promise<FeatureCollection<OsmFeatureProperties>> => {
+    async (request): Promise<OsmFeatureCollection> => {
       const found = await store.featuresWithId(Number(request.query.osm_id));
       return collection(
         found.map(({ table, feature }) => ({

@@ -12,7 +12,7 @@ import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../formats/types.js";
 import type { ExportSubmitter, ExportTaskPayload } from "../tasks/export-tasks.js";
 import { QueueFull } from "../tasks/queue.js";
 import type { ValidationError } from "../api/errors.js";
-import { ROLE_NUMBERS } from "../api/auth.js";
+import { ROLE_NUMBERS, type AuthFailure } from "../api/auth.js";
 import { accessToken, AUTHENTICATION_FAILED, type AccessTokens } from "../http/access.js";
 import type { ExportsContext } from "./context.js";
 import { acceptAliases } from "../http/aliases.js";
@@ -72,7 +72,7 @@ const isFalse = (flag: Flag | undefined): boolean => flag === false || flag === 
  * With a users file, what upstream refuses an export request: a token that is nobody's, and
  * `uuid` false (files named without the task id) from anyone below staff. Undefined: allowed.
  */
-function refusedAccess(tokens: AccessTokens | undefined, request: FastifyRequest<{ Body: SnapshotParams }>): { detail: Array<{ msg: string }> } | undefined {
+function refusedAccess(tokens: AccessTokens | undefined, request: FastifyRequest<{ Body: SnapshotParams }>): AuthFailure | undefined {
   if (tokens === undefined) return undefined;
   const token = accessToken(request);
   const user = token === undefined ? undefined : tokens.user(token);

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { QUEUE_NAMES } from "../api/custom.js";
 import { UUID_PATTERN } from "../api/snapshot.js";
-import { isTrue, type ActiveTask, type QueueDetails, type QueueLengths, type TaskRevoked, type TasksPurged, type WorkersInspect, type WorkersPing } from "../api/tasks.js";
+import { isTrue, type ActiveTask, type InspectQuery, type QueueDetails, type QueueDetailsQuery, type QueueLengths, type TaskRevoked, type TasksPurged, type WorkersInspect, type WorkersPing } from "../api/tasks.js";
 import type { ExportTaskPayload } from "../tasks/export-tasks.js";
 import { refusedRole } from "../http/access.js";
 import type { ExportsContext } from "./context.js";
@@ -64,7 +64,7 @@ export const taskRoutes: FastifyPluginAsync<ExportsContext> = async (app, { queu
     },
   );
 
-  app.get<{ Querystring: { summary?: string } }>(
+  app.get<{ Querystring: InspectQuery }>(
     "/tasks/inspect/",
     { schema: { tags: TAGS, summary: "The tasks the workers run now", querystring: { $ref: "InspectQuery#" }, response: { 200: { $ref: "WorkersInspect#" }, 422: { $ref: "HTTPValidationError#" } } } },
     async (request): Promise<WorkersInspect> => {
@@ -107,7 +107,7 @@ export const taskRoutes: FastifyPluginAsync<ExportsContext> = async (app, { queu
     },
   );
 
-  app.get<{ Params: { queue_name: string }; Querystring: { args?: string } }>(
+  app.get<{ Params: { queue_name: string }; Querystring: QueueDetailsQuery }>(
     "/tasks/queue/details/:queue_name/",
     {
       schema: {
