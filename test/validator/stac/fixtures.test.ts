@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { rules, validateItem, validateItemText } from "../../../src/index.js";
+import type { EditableItem } from "../../support/json-edit.js";
 
 const FIXTURES = path.resolve(__dirname, "../../../fixtures");
 const STAC_INVALID = path.join(FIXTURES, "stac-invalid");
@@ -70,8 +71,8 @@ function only(item: unknown) {
 }
 
 /** The one issue of the realistic item changed by `plant`. */
-function onlyIssue(plant: (item: any) => void) {
-  const item = JSON.parse(realistic);
+function onlyIssue(plant: (item: EditableItem) => void) {
+  const item = JSON.parse(realistic) as EditableItem;
   plant(item);
   return only(item);
 }
