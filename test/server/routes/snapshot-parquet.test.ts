@@ -1,7 +1,7 @@
 /**
  * outputType "parquet" (GeoParquet, as raw-data-api names it) over real HTTP against the real
  * server, on Monaco and on the demo town: zipped and bare (bindZip), on /latest and /v1. Each
- * file is read by DuckDB (an independent Parquet reader, test/export/parquet-reader.ts) and
+ * file is read by DuckDB (an independent Parquet reader, test/server/export/parquet-reader.ts) and
  * compared with the GeoJSON export of the same request: every feature, every column, in order.
  */
 import { execFileSync } from "node:child_process";

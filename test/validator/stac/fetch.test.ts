@@ -10,7 +10,7 @@ import { fetchSchemas, validateItem } from "../../../src/index.js";
 import { basemodel, scratchDir } from "../../cli/helpers.js";
 import { localServer, type Route } from "../../support/local-http.js";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 
 const json =
   (body: () => unknown): Route =>

@@ -40,7 +40,7 @@ describe("the realistic fixture", () => {
 describe("fixtures/stac-invalid", () => {
   it("has a fault for every rule of --stac, and the manifest lists every file", () => {
     expect(Object.keys(manifest).sort()).toEqual(faultFiles);
-    // stac-extension-schema is about a schema file given beside the item, not the item: test/stac/schema-map.test.ts plants its faults.
+    // stac-extension-schema is about a schema file given beside the item, not the item: test/validator/stac/schema-map.test.ts plants its faults.
     const stacRules = rules.map((rule) => rule.id).filter((id) => (id.startsWith("stac-") || id.startsWith("mlm-")) && id !== "stac-extension-schema");
     const covered = new Set(Object.values(manifest).flatMap((issues) => issues.map((issue) => issue.rule)));
     expect(stacRules.filter((id) => !covered.has(id))).toEqual([]);

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { validateItem, validateItemText, type Issue } from "../../../src/index.js";
 import { basemodel, scratchDir } from "../../cli/helpers.js";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const STAC_INVALID = path.join(ROOT, "fixtures/stac-invalid");
 const MLM = "https://stac-extensions.github.io/mlm/v1.5.1/schema.json";
 const DEMO = "https://example.com/demo/v1.0.0/schema.json";
