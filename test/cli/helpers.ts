@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Issue } from "../../src/index.js";
+import type { TaskStatus } from "../../src/server/api/index.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -126,12 +127,12 @@ function startCommand(command: string, args: string[], ready: RegExp): Promise<O
 }
 
 /** A task's status as a server answers it (/latest/tasks/status/<id>/). */
-export async function exportStatus(server: ServeProcess, id: string): Promise<any> {
-  return (await fetch(`${server.url}/latest/tasks/status/${id}/`)).json();
+export async function exportStatus(server: ServeProcess, id: string): Promise<TaskStatus> {
+  return (await (await fetch(`${server.url}/latest/tasks/status/${id}/`)).json()) as TaskStatus;
 }
 
 /** Polls a task's status until `done` accepts it; fails after `timeoutMs` with the last one. */
-export async function untilExport(server: ServeProcess, id: string, done: (body: any) => boolean, timeoutMs = 300_000): Promise<any> {
+export async function untilExport(server: ServeProcess, id: string, done: (body: TaskStatus) => boolean, timeoutMs = 300_000): Promise<TaskStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const body = await exportStatus(server, id);

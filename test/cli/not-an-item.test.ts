@@ -11,7 +11,7 @@ import { basemodel, jsonIssues, ROOT } from "./helpers.js";
 const SCHEMA_URL = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json";
 const EXPECTED_ITEM = `a base model item is a STAC Item whose stac_extensions lists "${SCHEMA_URL}" and whose properties describe a model with mlm: members`;
 
-/** The library's issues for the same file (test/item/not-an-item.test.ts says what they are). */
+/** The library's issues for the same file (test/validator/item/not-an-item.test.ts says what they are). */
 const libraryIssues = (file: string, options: ValidatorOptions = {}) => {
   const { errors, warnings } = validateItemText(readFileSync(join(ROOT, file)), options);
   return [...errors, ...warnings];

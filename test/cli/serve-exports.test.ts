@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readWithGdal } from "../server/export/helpers.js";
 import { hasGdal } from "../server/query/gdal-oracle.js";
+import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../server/routes/helpers.js";
-import { exportStatus as status, postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
+import { postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
 
 /** All of Monaco. */
 const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
@@ -44,8 +45,8 @@ describe.skipIf(!hasGdal)("basemodel serve: exports survive a crash", { timeout:
 
       const referenceId = await post(second, { geometry: MONACO_AREA });
       const reference = await until(second, referenceId, (body) => body.status === "SUCCESS");
-      const zip = await download(done.result.downloadUrl, scratch, "resumed.zip");
-      const referenceZip = await download(reference.result.downloadUrl, scratch, "reference.zip");
+      const zip = await download(exportResultOf(done).downloadUrl, scratch, "resumed.zip");
+      const referenceZip = await download(exportResultOf(reference).downloadUrl, scratch, "reference.zip");
       // Python's zipfile checks every entry's CRC: a zip cut short or corrupted fails here.
       execFileSync("python3", ["-c", "import sys, zipfile; assert zipfile.ZipFile(sys.argv[1]).testzip() is None", zip]);
       const resumed = await readWithGdal(`/vsizip/${zip}/Export.kml`);

@@ -8,6 +8,8 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import type { RawFeatureCollection, SnapshotAccepted, TaskStatus } from "../../src/server/api/index.js";
+import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../support/monaco.js";
 import { basemodel, scratchDir, startServe, type ServeProcess } from "./helpers.js";
 
@@ -16,8 +18,8 @@ function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
-/** One request on a connection of its own, so that the cluster may hand each to another process. */
-function send(url: string, method: "GET" | "POST", body?: unknown): Promise<{ status: number; body: any }> {
+/** One request on a connection of its own, so that the cluster may hand each to another process; its answer read as `Answer`. */
+function send<Answer>(url: string, method: "GET" | "POST", body?: unknown): Promise<{ status: number; body: Answer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent: false, headers: { "content-type": "application/json" } }, (res) => {
       let text = "";
@@ -60,16 +62,16 @@ describe("basemodel serve --processes", { timeout: 180_000 }, () => {
     expect(first).toHaveLength(2);
 
     // Several connections, so both processes answer; each submits through the queue's IPC.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => send(`${server.url}/raw/polygons`, "POST", { area: AREA, tags: "building" })));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => send<RawFeatureCollection>(`${server.url}/raw/polygons`, "POST", { area: AREA, tags: "building" })));
     for (const answer of answers) expect(answer.body.features.length).toBeGreaterThan(100);
-    const tasks = await Promise.all(Array.from({ length: 4 }, () => send(`${server.url}/latest/snapshot/`, "POST", { geometry: EXPORT_AREA })));
+    const tasks = await Promise.all(Array.from({ length: 4 }, () => send<SnapshotAccepted>(`${server.url}/latest/snapshot/`, "POST", { geometry: EXPORT_AREA })));
     for (const task of tasks) {
       expect(task.status).toBe(200);
       const done = await eventually(
-        () => send(`${server.url}/latest/tasks/status/${task.body.taskId}/`, "GET"),
+        () => send<TaskStatus>(`${server.url}/latest/tasks/status/${task.body.taskId}/`, "GET"),
         (answer) => answer.body.status === "SUCCESS",
       );
-      expect(done.body.result.downloadUrl).toContain(task.body.taskId);
+      expect(exportResultOf(done.body).downloadUrl).toContain(task.body.taskId);
     }
     expect((await send(`${server.url}/latest/tasks/status/00000000-0000-4000-8000-000000000000/`, "GET")).status).toBe(404);
 

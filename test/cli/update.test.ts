@@ -32,7 +32,7 @@ describe("basemodel update", () => {
     expect(run.stdout).toContain("  created     20 nodes, 5 ways, 0 relations\n");
     expect(run.stdout).toContain("  modified    1 node, 0 ways, 0 relations\n");
     expect(run.stdout).toContain("  features    6 written, 0 removed\n");
-    expect(run.stdout).toMatch(/  quality     \d+ checked, \d+ with findings \(rules: the default\)\n/);
+    expect(run.stdout).toMatch(/ {2}quality {5}\d+ checked, \d+ with findings \(rules: the default\)\n/);
     expect(run.stdout).toContain("  changesets  3 loaded\n");
     expect(run.stdout).toContain("Replication timestamp: 2025-01-10T11:40:00Z\n");
 

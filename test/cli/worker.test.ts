@@ -8,6 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TaskStatus } from "../../src/server/api/index.js";
+import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../server/routes/helpers.js";
 import { MONACO } from "../server/osm/helpers.js";
 import { postgresTemplateUrl, redisUrl } from "../support/requirements.js";
@@ -75,7 +77,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     return started;
   };
 
-  const finished = (body: any) => body.status === "SUCCESS" || body.status === "FAILURE";
+  const finished = (body: TaskStatus) => body.status === "SUCCESS" || body.status === "FAILURE";
   /** Waits for a line of a process's standard error. */
   async function line(process: { output(): { stderr: string } }, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -98,7 +100,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     await line(first, new RegExp(`export ${id} started \\(attempt 1\\)`));
     await line(first, new RegExp(`export ${id} finished in [\\d.]+ s: `));
     const zip = join(scratchDir(), "queued.zip");
-    const download = await fetch(done.result.download_url);
+    const download = await fetch(exportResultOf(done).download_url);
     expect(download.status).toBe(200);
     writeFileSync(zip, Buffer.from(await download.arrayBuffer()));
     execFileSync("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; assert 'queued.geojson' in z.namelist()", zip]);
@@ -177,7 +179,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     const done = await until(server, id, finished);
     expect(done).toMatchObject({ status: "SUCCESS", progress: 100 });
     const zip = join(scratchDir(), "postgis.zip");
-    writeFileSync(zip, Buffer.from(await (await fetch(done.result.download_url)).arrayBuffer()));
+    writeFileSync(zip, Buffer.from(await (await fetch(exportResultOf(done).download_url)).arrayBuffer()));
     const rows = execFileSync("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read('postgis.csv').decode().count(chr(10)))", zip], { encoding: "utf8" });
     expect(Number(rows)).toBeGreaterThan(9_000);
   });

@@ -2,6 +2,13 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 export type Segment = string | number;
+/** An item as a test reads it from a fixture and then breaks it: a member may be given any value. */
+export interface EditableItem {
+  stac_extensions: string[];
+  properties: Record<string, unknown>;
+  assets: Record<string, unknown>;
+  [member: string]: unknown;
+}
 
 export const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === "object" && !Array.isArray(value);
 

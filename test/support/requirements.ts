@@ -40,7 +40,7 @@ export function fairModelsFolder(): string | undefined {
 const START_SERVICES = 'install the Debian packages postgresql-15-postgis-3, osm2pgsql and redis-server, then run `eval "$(scripts/test-services start)"`';
 
 /**
- * A PostgreSQL database with PostGIS to copy fresh databases from (test/services.ts), as
+ * A PostgreSQL database with PostGIS to copy fresh databases from (test/support/services.ts), as
  * scripts/test-services starts it (its URL in BASEMODEL_TEST_POSTGRES).
  */
 export function postgresTemplateUrl(): string | undefined {
@@ -62,7 +62,7 @@ export function redisUrl(): string | undefined {
  * Whether the installed GDAL can read Parquet (a driver built with Arrow/Parquet, GDAL >= 3.5).
  * The one requirement BASEMODEL_TEST_ALL does not enforce: Debian's GDAL (CI's, 3.6.2 in
  * Debian 12) is built without it, and Debian packages no other Parquet reader. The GeoParquet
- * export is read by DuckDB in every run (test/export/parquet-reader.ts); this adds GDAL's word
+ * export is read by DuckDB in every run (test/server/export/parquet-reader.ts); this adds GDAL's word
  * where a GDAL with the driver is installed.
  */
 export function hasGdalParquet(): boolean {

@@ -7,12 +7,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { validateItem, validateItemText, type Issue, type ValidationResult } from "../../src/index.js";
+import type { EditableItem } from "../support/json-edit.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.resolve(here, "../../fixtures/valid");
 const minimalText = readFileSync(path.join(FIXTURES, "minimal.json"), "utf8");
 const realisticText = readFileSync(path.join(FIXTURES, "realistic-segmentation.json"), "utf8");
-const minimal = (): Record<string, any> => JSON.parse(minimalText);
+const minimal = (): EditableItem => JSON.parse(minimalText);
 
 const DEPTH = 100_000;
 const keys = (issues: readonly Issue[]): string[] => issues.map((issue) => `${issue.rule} ${issue.path}`).sort();

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCHEMA_URL, validateItem, validateItemText, type Issue } from "../../src/index.js";
+import { DEFAULT_SCHEMA_URL, validateItem, validateItemText, type BaseModelItem, type Issue } from "../../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const VALID = path.resolve(here, "../../fixtures/valid");
@@ -95,11 +95,11 @@ describe("valid fixtures", () => {
   });
 
   // The boundary cases the valid fixtures must hold between them (so that nobody edits them away).
-  const items = validFiles.map((file) => JSON.parse(read(VALID, file)) as Record<string, any>);
-  const all = <T>(pick: (item: Record<string, any>) => T[]): T[] => items.flatMap(pick);
+  const items = validFiles.map((file) => JSON.parse(read(VALID, file)) as BaseModelItem);
+  const all = <T>(pick: (item: BaseModelItem) => T[]): T[] => items.flatMap(pick);
   const expressions = all((item) => [
-    ...item.properties["mlm:input"].map((input: any) => input.pre_processing_function.expression),
-    ...item.properties["mlm:output"].map((output: any) => output.post_processing_function.expression),
+    ...item.properties["mlm:input"].map((input) => input.pre_processing_function.expression),
+    ...item.properties["mlm:output"].map((output) => output.post_processing_function.expression),
   ]);
   const splitSpecs = all((item) => [item.properties["fair:split_spec"]]);
 
@@ -122,7 +122,7 @@ describe("valid fixtures", () => {
   });
 
   it("cover an empty classification:classes", () => {
-    const classes = all((item) => item.properties["mlm:output"].map((output: any) => output["classification:classes"]));
+    const classes = all((item) => item.properties["mlm:output"].map((output) => output["classification:classes"]));
     expect(classes).toContainEqual([]);
   });
 
@@ -136,7 +136,7 @@ describe("valid fixtures", () => {
     expect(detection.properties["mlm:accelerator"]).toBe("cuda");
     expect(detection.custom).toBeTypeOf("object");
     expect(detection.properties.custom).toBeTypeOf("object");
-    expect(detection.properties["mlm:input"][0].pre_processing_function.custom).toBeTypeOf("object");
+    expect(detection.properties["mlm:input"][0]!.pre_processing_function.custom).toBeTypeOf("object");
     expect(detection.properties["fair:split_spec"].custom).toBeTypeOf("object");
     expect(detection.assets["mlm:inference"].custom).toBeTypeOf("object");
   });

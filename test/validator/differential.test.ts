@@ -37,7 +37,7 @@ import { Validator as CfValidator, type OutputUnit, type Schema as CfSchema } fr
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createValidator, validateItem, type Issue, type JsonSchema } from "../../src/index.js";
-import { allPaths, get, isObject, set, type Json, type JsonObject, type Segment } from "../support/json-edit.js";
+import { allPaths, get, isObject, set, type Json, type Segment } from "../support/json-edit.js";
 import { fairModelsFolder } from "../support/requirements.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -250,8 +250,6 @@ function schemaPaths(schema: SchemaNode, value: Json): Segment[][] {
   walk(schema, [], value);
   return out;
 }
-
-const kindOf = (value: Json | undefined) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
 type Typo =
   | { how: "upper" | "lower" | "capital" | "uncapital" | "trim-space" }

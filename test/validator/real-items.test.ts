@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { validateItem, validateItemText, type Issue } from "../../src/index.js";
+import { validateItem, validateItemText, type BaseModelItem, type Issue } from "../../src/index.js";
+import type { JsonObject } from "../support/json-edit.js";
 import { fairModelsFolder } from "../support/requirements.js";
 
 const FAIR_MODELS = fairModelsFolder();
@@ -36,7 +37,7 @@ function positionOf(text: string, needle: string): { line: number; column: numbe
 
 withRealItems.each(MODELS)("real base model item %s", (name) => {
   const text = modelText(name);
-  const item = () => JSON.parse(text) as Record<string, any>;
+  const item = () => JSON.parse(text) as BaseModelItem;
 
   it("is valid, with exactly one warning: the undefined fair:hyperparameters_spec", () => {
     const result = validateItem(item());
@@ -154,7 +155,7 @@ withRealItems("a custom schemaUrl", () => {
 
 withRealItems.each(DATASETS)("real dataset item %s", (name) => {
   const text = datasetText(name);
-  const item = () => JSON.parse(text) as Record<string, any>;
+  const item = () => JSON.parse(text) as JsonObject;
   const DATASET_URL = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json";
 
   /**

@@ -1,8 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { promisify } from "node:util";
-import { inject } from "vitest";
 import type { ExportColumn, ExportFeature } from "../../../src/server/formats/index.js";
 import type { Geometry } from "../../../src/model/geojson.js";
 import { sqliteStoreFactory } from "../../../src/server/store/sqlite/store.js";

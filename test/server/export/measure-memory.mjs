@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Peak RSS of exporting all of Andorra in each format (not a test: run after `npm run build`):
-//   node test/export/measure-memory.mjs
+//   node test/server/export/measure-memory.mjs
 // Each format runs in its own process, so each peak is that export's alone. Columns: osm_id and
 // the 50 most frequent tag keys (an export's attribute list must be known before the first row).
 import { execFileSync } from "node:child_process";
@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const dist = new URL("../../dist/", import.meta.url);
-const { createWriter, EXPORT_FORMATS } = await import(new URL("export/index.js", dist).href);
-const { sqliteStoreFactory } = await import(new URL("store/sqlite.js", dist).href);
-const { FEATURE_TABLES } = await import(new URL("store/store.js", dist).href);
-const { EVERYWHERE } = await import(new URL("query/everywhere.js", dist).href);
+const dist = new URL("../../../dist/", import.meta.url);
+const { createWriter, EXPORT_FORMATS } = await import(new URL("server/formats/index.js", dist).href);
+const { sqliteStoreFactory } = await import(new URL("server/store/sqlite/store.js", dist).href);
+const { FEATURE_TABLES } = await import(new URL("model/features.js", dist).href);
+const { EVERYWHERE } = await import(new URL("server/query/everywhere.js", dist).href);
 const [, , role, format, dbPath, outDir, keysJson] = process.argv;
 
 if (role === "child") {
@@ -37,7 +37,7 @@ if (role === "child") {
   const peakMb = process.resourceUsage().maxRSS / 1024;
   console.log(JSON.stringify({ format, features: count, files: files.length, mb: +(bytes / 1e6).toFixed(1), seconds: (Date.now() - started) / 1000, peakRssMb: Math.round(peakMb) }));
 } else {
-  const { importOsm } = await import(new URL("osm/import.js", dist).href);
+  const { importOsm } = await import(new URL("server/fill/import.js", dist).href);
   const work = mkdtempSync(join(tmpdir(), "basemodel-measure-"));
   try {
     const db = join(work, "andorra.db");

@@ -7,6 +7,7 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { Geometry } from "../../../src/model/geojson.js";
+import { isObject } from "../../support/json-edit.js";
 
 export interface ParquetColumn {
   name: string;
@@ -56,16 +57,18 @@ const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 export async function readParquet(path: string): Promise<ParquetFile> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
-  const rows = async (sql: string): Promise<Record<string, any>[]> => (await connection.runAndReadAll(sql, [path])).getRowObjectsJson();
+  // Each query's rows, as the columns it selects: DuckDB's JSON form of them (BIGINT as text).
+  const rows = async <Row>(sql: string): Promise<Row[]> => (await connection.runAndReadAll(sql, [path])).getRowObjectsJson() as Row[];
   try {
-    const schema = await rows("SELECT name, type, converted_type, repetition_type FROM parquet_schema($1)");
+    const schema = await rows<{ name: string; type: string; converted_type: string | null; repetition_type: string }>("SELECT name, type, converted_type, repetition_type FROM parquet_schema($1)");
     const columns = schema.slice(1).map((row) => ({ name: row.name, type: row.type, convertedType: row.converted_type, repetition: row.repetition_type }));
-    const metadata = Object.fromEntries((await rows("SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata($1)")).map((row) => [row.key, row.value]));
-    const rowGroups = (await rows("SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata($1) ORDER BY row_group_id")).map((row) => Number(row.row_group_num_rows));
+    const metadata = Object.fromEntries((await rows<{ key: string; value: string }>("SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata($1)")).map((row) => [row.key, row.value]));
+    const rowGroups = (await rows<{ row_group_num_rows: string | number }>("SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata($1) ORDER BY row_group_id")).map((row) => Number(row.row_group_num_rows));
     const primary: string = JSON.parse(metadata.geo ?? "{}").primary_column ?? "geometry";
-    const [typed] = await rows(`SELECT typeof(${quoted(primary)}) AS type FROM read_parquet($1) LIMIT 1`);
+    const [typed] = await rows<{ type: string }>(`SELECT typeof(${quoted(primary)}) AS type FROM read_parquet($1) LIMIT 1`);
     const integers = new Set(columns.filter((column) => column.type === "INT64").map((column) => column.name));
-    const read = await rows(`SELECT * EXCLUDE (${quoted(primary)}), ST_AsText(${quoted(primary)}) AS "wkt of the geometry" FROM read_parquet($1)`);
+    type FeatureRow = { "wkt of the geometry": string } & Record<string, string | number | null>;
+    const read = await rows<FeatureRow>(`SELECT * EXCLUDE (${quoted(primary)}), ST_AsText(${quoted(primary)}) AS "wkt of the geometry" FROM read_parquet($1)`);
     const features = read.map(({ "wkt of the geometry": wkt, ...values }) => {
       const properties = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, integers.has(name) && value !== null ? Number(value) : value]));
       return { geometry: fromWkt(wkt), properties };
@@ -87,16 +90,21 @@ const GEOMETRY_TYPES = ["Point", "LineString", "Polygon", "MultiPoint", "MultiLi
  */
 export function geoParquetProblems(file: ParquetFile): string[] {
   const problems: string[] = [];
-  let geo: any;
+  let geo: unknown;
   try {
     geo = JSON.parse(file.metadata.geo ?? "");
   } catch {
     return ['no "geo" key holding JSON in the file metadata'];
   }
+  if (!isObject(geo)) return [`"geo" is ${JSON.stringify(geo)}, not an object`];
   if (typeof geo.version !== "string" || !/^1\.1\.\d+$/.test(geo.version)) problems.push(`version ${JSON.stringify(geo.version)} is not 1.1.x`);
-  if (typeof geo.columns !== "object" || geo.columns === null) return [...problems, "no columns object"];
-  if (!(geo.primary_column in geo.columns)) problems.push(`primary_column ${JSON.stringify(geo.primary_column)} is not one of the columns`);
-  for (const [name, meta] of Object.entries<any>(geo.columns)) {
+  if (!isObject(geo.columns)) return [...problems, "no columns object"];
+  if (typeof geo.primary_column !== "string" || !(geo.primary_column in geo.columns)) problems.push(`primary_column ${JSON.stringify(geo.primary_column)} is not one of the columns`);
+  for (const [name, meta] of Object.entries(geo.columns)) {
+    if (!isObject(meta)) {
+      problems.push(`${name}: ${JSON.stringify(meta)} is not an object`);
+      continue;
+    }
     const column = file.columns.find((candidate) => candidate.name === name);
     if (column === undefined) problems.push(`${name}: no such column in the schema`);
     else if (column.type !== "BYTE_ARRAY" || column.repetition === "REPEATED") problems.push(`${name}: a WKB column is a BYTE_ARRAY, required or optional; found ${column.repetition} ${column.type}`);
@@ -106,7 +114,7 @@ export function geoParquetProblems(file: ParquetFile): string[] {
       problems.push(`${name}: geometry_types ${JSON.stringify(types)} is not a list of distinct GeoParquet geometry types`);
     }
     if ("crs" in meta && meta.crs !== null && typeof meta.crs !== "object") problems.push(`${name}: crs must be PROJJSON, null or absent`);
-    if ("edges" in meta && !["planar", "spherical"].includes(meta.edges)) problems.push(`${name}: edges ${JSON.stringify(meta.edges)}`);
+    if ("edges" in meta && meta.edges !== "planar" && meta.edges !== "spherical") problems.push(`${name}: edges ${JSON.stringify(meta.edges)}`);
     if ("orientation" in meta && meta.orientation !== "counterclockwise") problems.push(`${name}: orientation ${JSON.stringify(meta.orientation)}`);
     const bbox: unknown = meta.bbox;
     if (bbox !== undefined && (!Array.isArray(bbox) || bbox.length !== 4 || bbox.some((value) => typeof value !== "number") || bbox[0] > bbox[2] || bbox[1] > bbox[3])) {

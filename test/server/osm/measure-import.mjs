@@ -1,11 +1,11 @@
 // Measures one import: summary, CPU time and peak RSS. Not a test (no timing is asserted).
 // Needs the build (`npm run build`), then:
-//   node test/osm/measure-import.mjs fixtures/osm/andorra-2021-04-14.osm.pbf /tmp/andorra.db
-import { importOsm } from "../../dist/server/fill/import.js";
+//   node test/server/osm/measure-import.mjs fixtures/osm/andorra-2021-04-14.osm.pbf /tmp/andorra.db
+import { importOsm } from "../../../dist/server/fill/import.js";
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
-  console.error("usage: node test/osm/measure-import.mjs <input.osm.pbf|.osm|.osm.gz> <output.db>");
+  console.error("usage: node test/server/osm/measure-import.mjs <input.osm.pbf|.osm|.osm.gz> <output.db>");
   process.exit(2);
 }
 let peakRss = process.memoryUsage.rss();

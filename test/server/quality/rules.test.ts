@@ -138,7 +138,7 @@ sources:
 
   it("locates YAML syntax errors", async () => {
     const message = await failure("broken.yaml", "sources:\n  building: [valid\n");
-    expect(message).toMatch(/^The rule set <file> is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 1:\n\n  building: \[valid\n/);
+    expect(message).toMatch(/^The rule set <file> is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 1:\n\n {2}building: \[valid\n/);
     expect(await failure("twice.yaml", "sources: {}\nsources: {}\n")).toMatch(/^The rule set <file> is not valid YAML: Map keys must be unique at line 2, column 1/);
   });
 

@@ -8,23 +8,24 @@
 import { readFileSync, statSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_POLYGON } from "../../../src/server/api/examples.js";
+import type { TaskStatus } from "../../../src/server/api/index.js";
 import { gdalLayers } from "../export/helpers.js";
 import { monacoStorePath } from "../../support/monaco.js";
 import { hasGdal } from "../query/gdal-oracle.js";
-import { downloadFile, pythonZip, startExportServer, type ExportServer } from "./exports.js";
-import { demoStorePath } from "./helpers.js";
+import { downloadFile, exportResultOf, pythonZip, startExportServer, type ExportServer, type FinishedExport } from "./exports.js";
+import { demoStorePath, type AnswerBody } from "./helpers.js";
 
 /** Monte-Carlo, about 0.3 km². */
 const MONACO = { type: "Polygon", coordinates: [[[7.424, 43.737], [7.43, 43.737], [7.43, 43.743], [7.424, 43.743], [7.424, 43.737]]] };
 
 /** A client's request: JSON, as Python's json.dumps and the browser's JSON.stringify write it. */
-async function send(url: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function send(url: string, body?: unknown): Promise<{ status: number; json: AnswerBody }> {
   const answer = await fetch(url, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
   return { status: answer.status, json: await answer.json() };
 }
 
 /** Polls `url` as the clients do, until the status is one they stop at (they wait for FAILED; the service says FAILURE). */
-async function poll(url: string): Promise<any> {
+async function poll(url: string): Promise<TaskStatus> {
   for (let tries = 0; tries < 2400; tries++) {
     const { status, json } = await send(url);
     expect(status, JSON.stringify(json)).toBe(200);
@@ -52,16 +53,16 @@ describe.each([
   }, 300_000);
 
   /** POSTs `body` to {base}/snapshot/ and polls {base}{track_link} until SUCCESS; returns the finished status. */
-  async function snapshot(body: unknown): Promise<any> {
+  async function snapshot(body: unknown): Promise<FinishedExport> {
     const accepted = await send(`${v1}/snapshot/`, body);
     expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
     const done = await poll(`${v1}${accepted.json.track_link}`);
     expect(done.status, JSON.stringify(done.result)).toBe("SUCCESS");
-    return done;
+    return { ...done, result: exportResultOf(done) };
   }
 
-  /** The features of a GeoJSON text, each with what fAIr, geomltoolkits and obe read: osm_id, tags, a polygon. */
-  function buildings(text: string): any[] {
+  /** Checks the features of a GeoJSON text: each has what fAIr, geomltoolkits and obe read: osm_id, tags, a polygon. */
+  function buildings(text: string): void {
     const collection = JSON.parse(text);
     expect(collection.type).toBe("FeatureCollection");
     expect(collection.features.length).toBeGreaterThan(20);
@@ -70,7 +71,6 @@ describe.each([
       expect(feature.properties.tags).toHaveProperty("building");
       expect(["Polygon", "MultiPolygon"]).toContain(feature.geometry.type);
     }
-    return collection.features;
   }
 
   it("fAIr's backend: useStWithin as the string \"false\", all_geometry.join_or; the first .geojson of the zip but the boundary", async () => {
@@ -116,7 +116,7 @@ describe.each([
     expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
     const done = await poll(`${v1}/tasks/status/${accepted.json.task_id}`);
     expect(done.status).toBe("SUCCESS");
-    return done.result.download_url;
+    return exportResultOf(done).download_url;
   }
 
   it("osm-rawdata Z1: a zipped geojson named by fileName, opened as fmtm's code opens it", async () => {
@@ -185,14 +185,14 @@ describe.each([
   it("Field-TM's area splitter: the features that split an area (all_geometry tags, some with values), bindZip and useStWithin false", async () => {
     const splitting: Record<string, string[]> = { building: [], highway: [], waterway: [], railway: [], aeroway: [], barrier: ["fence", "wire_fence", "wall", "city_wall", "ditch"], natural: ["cliff"], man_made: ["embankment", "dyke", "dike"] };
     const done = await snapshot(rawDataApiPy({ fileName: "area_splitter", bindZip: false, useStWithin: false, filters: { tags: { all_geometry: splitting } } }));
-    const collection = JSON.parse(await (await fetch(done.result.download_url)).text());
+    const collection = JSON.parse(await (await fetch(done.result.download_url)).text()) as { features: Array<{ properties: { tags: Record<string, string> } }> };
     expect(collection.features.length).toBeGreaterThan(20);
     for (const feature of collection.features) {
       const tags: Record<string, string> = feature.properties.tags;
       const splits = Object.entries(splitting).some(([key, values]) => key in tags && (values.length === 0 || values.includes(tags[key]!)));
       expect(splits, JSON.stringify(tags)).toBe(true);
     }
-    expect(collection.features.some((feature: any) => "highway" in feature.properties.tags)).toBe(true);
+    expect(collection.features.some((feature) => "highway" in feature.properties.tags)).toBe(true);
   });
 
   it("raw-data-api-py A4: kml, metadata only", async () => {
@@ -227,7 +227,7 @@ describe.each([
     expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
     const done = await poll(`${v1}/tasks/status/${accepted.json.task_id}/`);
     expect(done.status).toBe("SUCCESS");
-    const { result } = done;
+    const result = exportResultOf(done);
     expect(result).toMatchObject({
       query_area: expect.stringMatching(/^\d+\.\d{2} Sq Km$/),
       process_time: expect.stringMatching(/^\d+:\d{2}:\d{2}\.\d{6}$/),
@@ -236,7 +236,7 @@ describe.each([
       download_url: expect.stringMatching(new RegExp(`/ui_export_geojson_uid_${done.id}\\.zip$`)),
       file_name: "ui_export",
     });
-    expect(result.stats.raw.osmBuildingsCount).toBeGreaterThan(20);
+    expect(result.stats!.raw.osmBuildingsCount).toBeGreaterThan(20);
     const zip = await downloadFile(result.download_url, "ui.zip");
     expect(JSON.parse(entry(zip, "clipping_boundary.geojson"))).toEqual(area);
     const features = JSON.parse(entry(zip, "ui_export.geojson")).features;

@@ -5,11 +5,11 @@
  * plain /snapshot/ export of the same area and filter.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CustomResource } from "../../../src/server/api/custom.js";
+import type { CustomExportResult, CustomResource, HTTPValidationError, SnapshotAccepted } from "../../../src/server/api/index.js";
 import { gdalLayers } from "../export/helpers.js";
 import { hasGdal } from "../query/gdal-oracle.js";
 import { tmExtractorRequest } from "./tm-extractor.js";
-import { downloadZip, finishedExport, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import { customResultOf, downloadZip, finishedExport, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
 
 const SMALL = { type: "Polygon", coordinates: [[[7.4265, 43.7395], [7.428, 43.7395], [7.428, 43.741], [7.4265, 43.741], [7.4265, 43.7395]]] };
 
@@ -24,17 +24,17 @@ const USERS = [
 ];
 
 /** POSTs as TM-Extractor does (a JSON string with its headers), polls as it does; returns the result. */
-async function customExport(server: ExportServer, body: unknown, path = "/v1/custom/snapshot/", headers: Record<string, string> = {}): Promise<any> {
+async function customExport(server: ExportServer, body: unknown, path = "/v1/custom/snapshot/", headers: Record<string, string> = {}): Promise<CustomExportResult> {
   const accepted = await fetch(`${server.url}${path}`, { method: "POST", headers: { "Content-Type": "application/json", "Access-Token": STAFF, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
-  const answer = (await accepted.json()) as any;
+  const answer = (await accepted.json()) as SnapshotAccepted;
   expect(accepted.status, JSON.stringify(answer)).toBe(200);
   expect(answer.track_link).toBe(`/tasks/status/${answer.task_id}/`);
   const status = await waitForTask(server, answer.track_link);
   expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
-  return status.result;
+  return customResultOf(status);
 }
 
-const resourcesOf = (result: any, category: string): CustomResource[] => result.datasets.find((dataset: object) => category in dataset)[category].resources;
+const resourcesOf = (result: CustomExportResult, category: string): CustomResource[] => result.datasets.find((dataset) => category in dataset)![category]!.resources;
 
 /** The GeoJSON of a zip: its features' properties, as Python reads the file. */
 function geojsonProperties(zip: string, file: string): Array<Record<string, unknown>> {
@@ -147,14 +147,14 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     expect(resourcesOf(result, "Buildings").map(({ name }) => name)).toEqual(["hotosm_yaml_buildings_polygons_geojson.zip"]);
     const bad = await fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", "Access-Token": STAFF }, body: "categories: [a: b: c" });
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as any).detail[0]).toMatchObject({ loc: ["body"], type: "yaml_invalid", msg: expect.stringMatching(/^the body is not valid YAML: /) });
+    expect(((await bad.json()) as HTTPValidationError).detail[0]).toMatchObject({ loc: ["body"], type: "yaml_invalid", msg: expect.stringMatching(/^the body is not valid YAML: /) });
   });
 
   it("keeps the route to staff and admins, as upstream: 422 without a token, 403 for nobody's token or a guest's", async () => {
     const post = (headers: Record<string, string>) => fetch(`${server.url}/v1/custom/snapshot/`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(TM_REQUEST) });
     const missing = await post({});
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as any).detail[0].loc).toEqual(["header", "access-token"]);
+    expect(((await missing.json()) as HTTPValidationError).detail[0]!.loc).toEqual(["header", "access-token"]);
     const nobody = await post({ "Access-Token": "nobody" });
     expect(nobody.status).toBe(403);
     expect(await nobody.json()).toEqual({ detail: [{ msg: "OSM Authentication failed" }] });
@@ -168,7 +168,7 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     const problems = async (body: unknown) => {
       const answer = await fetch(`${server.url}/v1/custom/snapshot/`, { method: "POST", headers: { "Content-Type": "application/json", "Access-Token": STAFF }, body: JSON.stringify(body) });
       expect(answer.status, JSON.stringify(body)).toBe(422);
-      return ((await answer.json()) as any).detail.map(({ loc, msg }: { loc: unknown[]; msg: string }) => ({ loc, msg }));
+      return ((await answer.json()) as HTTPValidationError).detail.map(({ loc, msg }) => ({ loc, msg }));
     };
     const category = (change: object) => ({ Roads: { ...TM_REQUEST.categories[1]!.Roads, ...change } });
     expect(await problems({ ...TM_REQUEST, categories: [category({ where: "tags['highway'] != 'motorway'" }), category({ where: "highway IS NOT NULL OR" })] })).toEqual([
@@ -181,13 +181,13 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     expect(await problems({ geometry: SMALL, categories: TM_REQUEST.categories })).toEqual([{ loc: ["body", "dataset", "dataset_prefix"], msg: expect.stringMatching(/^with a geometry, "dataset"/) }]);
     expect(await problems({ ...TM_REQUEST, categories: [{}, {}] })).toEqual([{ loc: ["body", "categories"], msg: expect.stringMatching(/^Categories can't be empty/) }]);
     const [unknownFormat] = await problems({ ...TM_REQUEST, categories: [category({ formats: ["mvt"] })] });
-    expect(unknownFormat.loc).toEqual(["body", "categories", 0, "Roads", "formats", 0]);
+    expect(unknownFormat!.loc).toEqual(["body", "categories", 0, "Roads", "formats", 0]);
     const [unknownType] = await problems({ ...TM_REQUEST, categories: [category({ types: ["areas"] })] });
-    expect(unknownType.loc).toEqual(["body", "categories", 0, "Roads", "types", 0]);
+    expect(unknownType!.loc).toEqual(["body", "categories", 0, "Roads", "types", 0]);
     const [unknownQueue] = await problems({ ...TM_REQUEST, queue: "elsewhere" });
-    expect(unknownQueue.loc).toEqual(["body", "queue"]);
+    expect(unknownQueue!.loc).toEqual(["body", "queue"]);
     const crossing = { type: "Polygon", coordinates: [[[7.42, 43.73], [7.43, 43.74], [7.43, 43.73], [7.42, 43.74], [7.42, 43.73]]] };
-    expect((await problems({ ...TM_REQUEST, geometry: crossing }))[0].loc.slice(0, 2)).toEqual(["body", "geometry"]);
+    expect((await problems({ ...TM_REQUEST, geometry: crossing }))[0]!.loc.slice(0, 2)).toEqual(["body", "geometry"]);
   });
 
   it("names the files of two categories that read alike apart, and keeps a hostile category name out of the path", async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startExportServer, waitForTask, type ExportServer } from "./exports.js";
-import { demoStorePath } from "./helpers.js";
+import { demoStorePath, type Answer } from "./helpers.js";
 import { isCustomOutcome } from "../../../src/server/tasks/export-tasks.js";
 
 interface Media {
@@ -96,7 +96,7 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
   });
 
   /** How much data an answer holds: features, rows, CSV records, the features or buildings counted, or the features of the export it queued. */
-  async function rowsIn(path: string, answer: { body: any; text: string }): Promise<number> {
+  async function rowsIn(path: string, answer: Answer): Promise<number> {
     if (path.endsWith("/csv")) return answer.text.trim().split("\n").length - 1;
     if (Array.isArray(answer.body)) return answer.body.length;
     if (typeof answer.body.count === "number") return answer.body.count;

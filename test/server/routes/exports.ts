@@ -14,6 +14,7 @@ import type { TaskHandler } from "../../../src/server/tasks/queue.js";
 import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../../src/server/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
 import type { ServerOptions } from "../../../src/server/app.js";
+import type { CustomExportResult, ExportResult, TaskStatus } from "../../../src/server/api/index.js";
 
 export interface ExportServer extends RunningServer {
   queue: ExportQueue;
@@ -52,8 +53,25 @@ export async function startExportServer(
   return { ...server, queue, directory, artifacts };
 }
 
+/** A finished snapshot export's task status: its result says where the file is. */
+export type FinishedExport = TaskStatus & { result: ExportResult };
+
+/** The result of a snapshot export's task; fails, showing the status, when the task holds none. */
+export function exportResultOf(status: TaskStatus): ExportResult {
+  const { result } = status;
+  if (result === null || !("downloadUrl" in result)) throw new Error(`no snapshot export's result in ${JSON.stringify(status)}`);
+  return result;
+}
+
+/** The result of a custom export's task; fails, showing the status, when the task holds none. */
+export function customResultOf(status: TaskStatus): CustomExportResult {
+  const { result } = status;
+  if (result === null || !("datasets" in result)) throw new Error(`no custom export's result in ${JSON.stringify(status)}`);
+  return result;
+}
+
 /** Polls a task the way raw-data-api clients do, until it ends; returns the last status body. */
-export async function waitForTask(server: RunningServer, trackLink: string, timeoutMs = 240_000): Promise<any> {
+export async function waitForTask(server: RunningServer, trackLink: string, timeoutMs = 240_000): Promise<TaskStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await server.get(`/latest${trackLink}`);
@@ -64,17 +82,17 @@ export async function waitForTask(server: RunningServer, trackLink: string, time
   }
 }
 
-/** POSTs an export and waits for SUCCESS; returns the task status. */
-export async function finishedExport(server: RunningServer, body: unknown): Promise<any> {
-  const accepted = await server.post("/latest/snapshot/", body);
+/** POSTs an export (to `path`) and waits for SUCCESS; returns the task status. */
+export async function finishedExport(server: RunningServer, body: unknown, path = "/latest/snapshot/"): Promise<FinishedExport> {
+  const accepted = await server.post(path, body);
   expect(accepted.status, accepted.text).toBe(200);
   const status = await waitForTask(server, accepted.body.trackLink);
   expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
-  return status;
+  return { ...status, result: exportResultOf(status) };
 }
 
 /** POSTs an export, waits for SUCCESS and downloads the zip to a temporary file; returns its path and the task status. */
-export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: any }> {
+export async function exportZip(server: RunningServer, body: unknown): Promise<{ zip: string; status: FinishedExport }> {
   const status = await finishedExport(server, body);
   return { zip: await downloadZip(status.result.downloadUrl), status };
 }

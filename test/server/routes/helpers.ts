@@ -9,11 +9,26 @@ import { openStore } from "../../../src/server/store/open.js";
 import type { FeatureStore } from "../../../src/server/store/store.js";
 export { monacoStorePath } from "../../support/monaco.js";
 
+/**
+ * An answer's JSON (undefined when its text is not JSON), as the tests read it. Untyped on
+ * purpose: one client reads the answers of every route, errors included, and each test asserts
+ * the shape it expects of its route (wireValidator checks answers against the published schemas).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test's assertions are the check of the answer's shape (see above)
+export type AnswerBody = any;
+
+/** An answer as the tests read it: its status, its JSON and its text. */
+export interface Answer {
+  status: number;
+  body: AnswerBody;
+  text: string;
+}
+
 export interface RunningServer {
   url: string;
   store: FeatureStore;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }>;
-  get(path: string): Promise<{ status: number; body: any; text: string }>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  get(path: string): Promise<Answer>;
 }
 
 /** The real server on a real port, over a real store (a file, or a postgres:// URL); closed after the test file. */

@@ -9,10 +9,11 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLE_BBOX, EXAMPLE_POLYGON } from "../../../src/server/api/examples.js";
+import type { PlainSnapshotResponse } from "../../../src/server/api/index.js";
 import { isCustomOutcome } from "../../../src/server/tasks/export-result.js";
 import { startExportServer, type ExportServer } from "./exports.js";
 import { tmExtractorRequest } from "./tm-extractor.js";
-import { demoStorePath, MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type RunningServer } from "./helpers.js";
+import { demoStorePath, MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type AnswerBody, type RunningServer } from "./helpers.js";
 
 type Polygon = { type: "Polygon"; coordinates: number[][][] };
 
@@ -44,12 +45,12 @@ async function postJson(url: string, body: unknown, headers: Record<string, stri
 }
 
 /** A JSON answer's body, read as the clients read it: any shape. */
-async function json(response: Response): Promise<any> {
+async function json(response: Response): Promise<AnswerBody> {
   return response.json();
 }
 
 /** Polls `url` as the clients do (they follow redirects, as fetch does), until the task ends. */
-async function pollUntilDone(url: string): Promise<{ response: Response; body: any }> {
+async function pollUntilDone(url: string): Promise<{ response: Response; body: AnswerBody }> {
   for (let attempt = 0; attempt < 2400; attempt++) {
     const response = await fetch(url);
     expect(response.status, url).toBe(200);
@@ -117,7 +118,7 @@ describe("raw-data-api-py 0.3.0 on the demo town", { timeout: 300_000 }, () => {
     const { body: status } = await pollUntilDone(`${base()}${accepted.track_link}`);
     const exported = await json(await fetch(status.result.download_url));
     expect(byOsmId(collection.features).map(({ properties, geometry }) => ({ properties, geometry }))).toEqual(
-      byOsmId(exported.features).map(({ properties, geometry }: any) => ({ properties, geometry })),
+      byOsmId(exported.features).map(({ properties, geometry }) => ({ properties, geometry })),
     );
   });
 
@@ -429,7 +430,7 @@ describe("unknown members: ignored on every route, refused with strictRequests",
   });
 
   it("the OpenAPI document says which: request objects open by default, closed on a strict server", async () => {
-    const closed = (document: any, name: string) => document.components.schemas[name].additionalProperties;
+    const closed = (document: AnswerBody, name: string) => document.components.schemas[name].additionalProperties;
     const open = await lenient.get("/openapi.json");
     const shut = await strict.get("/openapi.json");
     for (const name of ["RawQuery", "DataQualityRequest", "SnapshotParamsPlain", "RawDataCurrentParams"]) {
@@ -450,7 +451,7 @@ describe("/snapshot/plain/ with a geometry on Monaco", () => {
     const small = { ...body, geometry: square(MONACO_CENTRE.minX, MONACO_CENTRE.minY, 0.004) };
     const answer = await server.post("/latest/snapshot/plain/", small);
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
-    const kinds = new Set(answer.body.features.map((feature: any) => feature.geometry.type));
+    const kinds = new Set(answer.body.features.map((feature: PlainSnapshotResponse["features"][number]) => feature.geometry.type));
     expect(kinds.has("Point") && kinds.has("Polygon")).toBe(true);
     for (const kind of kinds) expect(["Point", "Polygon", "MultiPolygon"]).toContain(kind);
     for (const feature of answer.body.features) {

@@ -17,7 +17,7 @@ import { deleteOldExports } from "../../../src/server/tasks/export-tasks.js";
 import { afterFile } from "../../support/cleanup.js";
 import { gdalLayers, positions, readWithGdal } from "../export/helpers.js";
 import { gdalRows, hasGdal, wkt, writeFeaturesFile } from "../query/gdal-oracle.js";
-import { downloadFile, exportZip, finishedExport, pythonZip, startExportServer, type ExportServer } from "./exports.js";
+import { downloadFile, exportZip, finishedExport, pythonZip, startExportServer, type ExportServer, type FinishedExport } from "./exports.js";
 import { demoStorePath, wireValidator } from "./helpers.js";
 import { EVERYWHERE } from "../../../src/server/query/everywhere.js";
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
 }, 300_000);
 
 /** The task status and the features of an export served bare (bindZip false), as its GeoJSON says. */
-async function bare(on: ExportServer, body: Record<string, unknown>): Promise<{ status: any; features: Feature[] }> {
+async function bare(on: ExportServer, body: Record<string, unknown>): Promise<{ status: FinishedExport; features: Feature[] }> {
   const status = await finishedExport(on, { bindZip: false, ...body });
   const answer = await fetch(status.result.downloadUrl);
   expect(answer.status).toBe(200);
@@ -212,7 +212,7 @@ describe("uuid: false names the file without the task id", { timeout: 300_000 },
     const statuses = await Promise.all([0, 1].map(() => finishedExport(server, { geometry: CENTRE, fileName: "recurring", uuid: false })));
     const [first, second] = statuses;
     for (const status of statuses) expect(status.result.downloadUrl).toBe(`${server.url}/exports/${status.id}/recurring_geojson.zip`);
-    expect(first.result.downloadUrl).not.toBe(second.result.downloadUrl);
+    expect(first!.result.downloadUrl).not.toBe(second!.result.downloadUrl);
     for (const status of statuses) {
       const path = join(server.directory, status.id, "recurring_geojson.zip");
       expect(existsSync(path)).toBe(true);
@@ -248,7 +248,7 @@ describe("includeStats", { timeout: 300_000 }, () => {
   it("counts the area's buildings and roads, when and by how many they were edited: in the result and the Readme", async () => {
     const area = { geometry: TOWN };
     const { zip, status } = await exportZip(demo, { ...area, includeStats: true, filters: { tags: { point: { amenity: [] } } } });
-    const { stats } = status.result;
+    const stats = status.result.stats!;
     expect(validResult(status.result)).toBe(true);
     // The published schema names what a result has, and nothing a result never has.
     expect(Object.keys(exportResultSchema.properties).sort()).toEqual(Object.keys(status.result).sort());
@@ -261,7 +261,7 @@ describe("includeStats", { timeout: 300_000 }, () => {
     const edited = [...buildings, ...roads];
     const times = edited.map((feature) => Date.parse(`${feature.properties.timestamp}`)).sort((a, b) => a - b);
     expect(stats.raw.lastEditTime).toBe(new Date(times.at(-1)!).toISOString().slice(0, 19).replace("T", " "));
-    expect(Date.parse(`${stats.raw.averageEditTime.replace(" ", "T")}Z`)).toBeGreaterThanOrEqual(times[0]!);
+    expect(Date.parse(`${stats.raw.averageEditTime!.replace(" ", "T")}Z`)).toBeGreaterThanOrEqual(times[0]!);
     expect(stats.raw.buildingCount6Months).toBeLessThanOrEqual(stats.raw.osmBuildingsCount);
     expect(stats.raw.osmUsersCount).toBeGreaterThan(0);
     expect(stats.raw.population).toBeNull();
@@ -277,7 +277,7 @@ describe("includeStats", { timeout: 300_000 }, () => {
     const { status } = await bare(demo, { geometry: TOWN, include_stats: true });
     const buildings = await features({ geometry: TOWN, geometryType: ["polygon"], filters: { tags: { polygon: { building: [] } } } }, demo);
     const recent = buildings.filter((feature) => `${feature.properties.timestamp}` >= "2024-07-01T00:00:00Z");
-    expect(status.result.stats.raw.buildingCount6Months).toBe(recent.length);
+    expect(status.result.stats!.raw.buildingCount6Months).toBe(recent.length);
   });
 
   it("is left out unless asked for", async () => {

@@ -1,7 +1,7 @@
 /**
  * outputType "parquet" (GeoParquet, as raw-data-api names it) over real HTTP against the real
  * server, on Monaco and on the demo town: zipped and bare (bindZip), on /latest and /v1. Each
- * file is read by DuckDB (an independent Parquet reader, test/export/parquet-reader.ts) and
+ * file is read by DuckDB (an independent Parquet reader, test/server/export/parquet-reader.ts) and
  * compared with the GeoJSON export of the same request: every feature, every column, in order.
  */
 import { execFileSync } from "node:child_process";
@@ -13,7 +13,7 @@ import { EXAMPLE_POLYGON } from "../../../src/server/api/examples.js";
 import type { Geometry } from "../../../src/model/geojson.js";
 import { afterFile } from "../../support/cleanup.js";
 import { geoParquetProblems, readParquet, type ParquetFile } from "../export/parquet-reader.js";
-import { downloadFile, finishedExport, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import { downloadFile, finishedExport, pythonZip, startExportServer, type ExportServer, type FinishedExport } from "./exports.js";
 import { demoStorePath } from "./helpers.js";
 
 /** Monte-Carlo, about 0.3 km²: hundreds of features of all five geometry types. */
@@ -35,13 +35,8 @@ beforeAll(async () => {
 }, 300_000);
 
 /** Queues `body` on `/<api>/snapshot/` and waits for SUCCESS, as a client of that prefix would. */
-async function finishedOn(server: ExportServer, api: "latest" | "v1", body: Record<string, unknown>): Promise<any> {
-  if (api === "latest") return finishedExport(server, body);
-  const accepted = await server.post("/v1/snapshot/", body);
-  expect(accepted.status, accepted.text).toBe(200);
-  const status = await waitForTask(server, accepted.body.trackLink);
-  expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
-  return status;
+function finishedOn(server: ExportServer, api: "latest" | "v1", body: Record<string, unknown>): Promise<FinishedExport> {
+  return finishedExport(server, body, `/${api}/snapshot/`);
 }
 
 /** The features of the GeoJSON export of the same request, served bare. */

@@ -13,7 +13,7 @@ import type { PolygonalGeometry } from "../../../src/model/geojson.js";
 import { deleteOldExports } from "../../../src/server/tasks/export-tasks.js";
 import { gdalLayers, readWithGdal, type ReadFeature } from "../export/helpers.js";
 import { hasGdal } from "../query/gdal-oracle.js";
-import { downloadZip, exportZip, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import { downloadZip, exportResultOf, exportZip, pythonZip, startExportServer, waitForTask, type ExportServer } from "./exports.js";
 import { wireValidator } from "./helpers.js";
 
 const square = (minX: number, minY: number, size: number): Extract<PolygonalGeometry, { type: "Polygon" }> => ({
@@ -57,7 +57,7 @@ describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => 
 
     const done = await waitForTask(server, trackLink);
     expect(validStatus(done)).toBe(true);
-    const { result } = done;
+    const result = exportResultOf(done);
     expect(done).toMatchObject({ id: taskId, status: "SUCCESS", progress: 100 });
     expect(result.downloadUrl).toBe(`${server.url}/exports/Export_geojson_uid_${taskId}.zip`);
     expect(result).toMatchObject({ download_url: result.downloadUrl, fileName: "Export", file_name: "Export" });
@@ -166,7 +166,7 @@ describe("asynchronous snapshot exports over HTTP", { timeout: 300_000 }, () => 
     const statuses = await Promise.all(names.map(async ([fileName]) => (await exportZip(server, { geometry: SMALL, fileName })).status));
     statuses.forEach((status, i) => {
       expect(status.result.fileName).toMatch(names[i]![1]);
-      expect(decodeURIComponent(status.result.downloadUrl.split("/exports/")[1])).toBe(`${status.result.fileName}_geojson_uid_${status.id}.zip`);
+      expect(decodeURIComponent(status.result.downloadUrl.split("/exports/")[1]!)).toBe(`${status.result.fileName}_geojson_uid_${status.id}.zip`);
     });
     expect(readdirSync(parent)).toEqual(["exports"]);
     expect(readdirSync(server.directory).filter((name) => !name.endsWith(".zip") && !name.startsWith(".tasks.sqlite"))).toEqual([]);
@@ -215,7 +215,7 @@ describe("a configured public URL", () => {
   it("is where downloadUrl points, whatever host the request was sent to", async () => {
     const accepted = await server.post("/latest/snapshot/", { geometry: SMALL });
     const done = await waitForTask(server, accepted.body.trackLink);
-    expect(done.result.downloadUrl).toBe(`https://exports.example.org/exports/Export_geojson_uid_${done.id}.zip`);
+    expect(exportResultOf(done).downloadUrl).toBe(`https://exports.example.org/exports/Export_geojson_uid_${done.id}.zip`);
   });
 });
 

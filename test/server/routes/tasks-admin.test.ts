@@ -7,6 +7,7 @@ import { hostname } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deferred } from "../tasks/contract/wait.js";
 import { startExportServer, waitForTask, type ExportServer } from "./exports.js";
+import type { AnswerBody } from "./helpers.js";
 
 const SMALL = { type: "Polygon", coordinates: [[[7.4265, 43.7395], [7.428, 43.7395], [7.428, 43.741], [7.4265, 43.741], [7.4265, 43.7395]]] };
 const ADMIN = "admin-token-0123456789";
@@ -31,7 +32,7 @@ describe("task administration", () => {
   const started: string[] = [];
   const get = async (path: string, token?: string) => {
     const answer = await fetch(`${server.url}${path}`, { headers: token === undefined ? {} : { "access-token": token } });
-    return { status: answer.status, body: (await answer.json()) as any };
+    return { status: answer.status, body: (await answer.json()) as AnswerBody };
   };
   const queued = async (body: unknown, path = "/latest/snapshot/") => {
     const answer = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "access-token": ADMIN }, body: JSON.stringify(body) });

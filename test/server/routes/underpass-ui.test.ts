@@ -10,7 +10,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_TEST_AREA } from "../../../src/server/demo/town.js";
 import type { BBox } from "../../../src/model/geojson.js";
-import { demoStorePath, startServer, type RunningServer } from "./helpers.js";
+import type { RawFeatureCollection, RawListItem } from "../../../src/server/api/index.js";
+import { demoStorePath, startServer, type AnswerBody, type RunningServer } from "./helpers.js";
 import { MAPATHON_BOX, MAPATHON_CHANGESET, mapathonStorePath, OVERLAP_A, OVERLAP_B, UNSQUARED } from "./mapathon.js";
 
 /** getBBoxString (UnderpassMap/utils.js): the map's corners NE, NW, SW, SE, NE as "lng lat", joined by "," without spaces. */
@@ -24,7 +25,7 @@ const isStatus = (value: unknown) => value === null || typeof value === "string"
 const isTags = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((tag) => typeof tag === "string");
 
 /** What the maps read of a feature: id, geometry.type (the layer), properties.tags (JSON-parsed after MapLibre stringifies it), status, and the time member of their generation. */
-function expectMapFeature(feature: any, time: "created_at" | "closed_at"): void {
+function expectMapFeature(feature: RawFeatureCollection["features"][number], time: "created_at" | "closed_at"): void {
   const where = JSON.stringify(feature).slice(0, 200);
   expect(typeof feature.id, where).toBe("number");
   expect(["Polygon", "LineString", "Point", "MultiPolygon", "MultiLineString"], where).toContain(feature.geometry.type);
@@ -34,7 +35,7 @@ function expectMapFeature(feature: any, time: "created_at" | "closed_at"): void 
 }
 
 /** What the lists read of a row (FeatureDetailCard, and the demo's onSelect): type in the osm.org link, id, the time, tags, status, lat and lon. */
-function expectListRow(row: any, time: "created_at" | "closed_at", box: BBox): void {
+function expectListRow(row: RawListItem, time: "created_at" | "closed_at", box: BBox): void {
   const where = JSON.stringify(row).slice(0, 200);
   expect(["way", "node", "relation"], where).toContain(row.type);
   expect(typeof row.id, where).toBe("number");
@@ -60,7 +61,7 @@ describe.each(PLACES)("underpass-ui on $name", ({ store, map, around }) => {
     server = await startServer(await store());
   });
 
-  async function call(path: string, body: object): Promise<any> {
+  async function call(path: string, body: object): Promise<AnswerBody> {
     const answer = await server.post(path, body);
     expect(answer.status, `${path} ${JSON.stringify(body)}: ${answer.text.slice(0, 300)}`).toBe(200);
     return answer.body;
@@ -69,21 +70,21 @@ describe.each(PLACES)("underpass-ui on $name", ({ store, map, around }) => {
   describe("2023", () => {
     it("UnderpassMap: POST /raw/all with the map's bounds, empty hashtag and dates, page 0", async () => {
       const body = { area: bboxString(map), tags: "building", hashtag: "", dateFrom: "", dateTo: "", page: 0 };
-      const { features } = await call("/raw/all", body);
-      expect(features.filter((feature: any) => feature.geometry.type === "Polygon").length).toBeGreaterThan(0);
+      const { features }: RawFeatureCollection = await call("/raw/all", body);
+      expect(features.filter((feature) => feature.geometry.type === "Polygon").length).toBeGreaterThan(0);
       for (const feature of features) expectMapFeature(feature, "created_at");
       // The map colours the unsquared buildings.
-      expect(features.some((feature: any) => feature.properties.status === "badgeom")).toBe(true);
+      expect(features.some((feature) => feature.properties.status === "badgeom")).toBe(true);
     });
 
     it("UnderpassFeatureList: POST /raw/allList with each radio button's status, orderBy created_at, no page, then the next page on scroll", async () => {
       for (const status of ["badgeom", "", "badvalue"]) {
         const body = { tags: "building", hashtag: "", status, orderBy: "created_at" };
-        const rows = await call("/raw/allList", body);
+        const rows: RawListItem[] = await call("/raw/allList", body);
         expect(rows.length, status).toBeGreaterThan(0);
         for (const row of rows) expectListRow(row, "created_at", around);
         // Newest first: the first row is the one the demo centres the map on.
-        const stamps = rows.map((row: any) => row.timestamp);
+        const stamps = rows.map((row) => row.timestamp);
         expect(stamps).toEqual([...stamps].sort().reverse());
         const next = await call("/raw/allList", { ...body, page: 1 });
         expect(Array.isArray(next)).toBe(true);

@@ -6,7 +6,7 @@
  * are no filter on every route; the 2024 routes read dates as the changeset's closing time.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { MONACO_CENTRE, ringOf, startServer, wireValidator, type RunningServer } from "./helpers.js";
+import { MONACO_CENTRE, ringOf, startServer, wireValidator, type AnswerBody, type RunningServer } from "./helpers.js";
 import { BAD_VALUE, MAPATHON, MAPATHON_AREA, MAPATHON_CHANGESET, MAPATHON_STATUS, mapathonStorePath, OVERLAP_A, OVERLAP_B, SQUARE, UNSQUARED } from "./mapathon.js";
 
 type Feature = { id: number; geometry: { type: string }; properties: { type: string; status: string | null; closed_at: string | null; created_at: string | null } };
@@ -31,7 +31,7 @@ describe("Underpass's 2024 routes and /stats, on Monaco after a mapathon", () =>
     server = await startServer(await mapathonStorePath());
   });
 
-  async function post(route: string, body: object): Promise<any> {
+  async function post(route: string, body: object): Promise<AnswerBody> {
     const answer = await server.post(route, body);
     expect(answer.status, `${route} ${JSON.stringify(body)}: ${answer.text.slice(0, 300)}`).toBe(200);
     if (route.includes("/stats")) expect(route.startsWith("/raw-validation") ? validValidationCount(answer.body) : validFeatureCount(answer.body)).toBe(true);

@@ -51,7 +51,7 @@ describe("a postgres:// or postgresql:// URL names a PostGIS store", () => {
 
 describe("what stops a PostGIS connection, in one line", () => {
   // The test server trusts every local login (scripts/test-services), so a refused password is
-  // PostgreSQL's own error code here; the other reasons are met for real in test/store/postgis.test.ts.
+  // PostgreSQL's own error code here; the other reasons are met for real in test/server/store/postgis.test.ts.
   it("names a refused password and a refused user without the password", () => {
     const url = "postgres://me:secret@db.example.org/osm";
     expect(connectionError(url, Object.assign(new Error('password authentication failed for user "me"'), { code: "28P01" })).message).toBe(

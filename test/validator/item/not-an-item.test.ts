@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { validateDocumentText, validateItem, validateItemText, type Issue } from "../../../src/index.js";
+import { validateDocumentText, validateItem, validateItemText, type BaseModelItem, type Issue } from "../../../src/index.js";
 
 const ROOT = resolve(__dirname, "../../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -86,12 +86,12 @@ describe("an object that is not a base model item at all: one error saying what 
   });
 
   it.each([
-    ["lists the schema identifier", (item: any) => ({ ...item, properties: {}, assets: {} })],
-    ["lists a near miss of the identifier", (item: any) => ({ ...item, stac_extensions: [SCHEMA_URL.replace("v1.0.0", "v1.0.1")], properties: {}, assets: {} })],
-    ["has one mlm: property", (item: any) => ({ ...item, stac_extensions: [], properties: { "mlm:name": "unet" }, assets: {} })],
-    ["has fair:split_spec", (item: any) => ({ ...item, stac_extensions: [], properties: { "fair:split_spec": {} }, assets: {} })],
-    ["has the asset mlm:training", (item: any) => ({ ...item, stac_extensions: [], properties: {}, assets: { "mlm:training": { href: "x" } } })],
-    ["has mlm: members at its top level", (item: any) => ({ type: "Feature", "mlm:name": "unet", "mlm:framework": "PyTorch" })],
+    ["lists the schema identifier", (item: BaseModelItem) => ({ ...item, properties: {}, assets: {} })],
+    ["lists a near miss of the identifier", (item: BaseModelItem) => ({ ...item, stac_extensions: [SCHEMA_URL.replace("v1.0.0", "v1.0.1")], properties: {}, assets: {} })],
+    ["has one mlm: property", (item: BaseModelItem) => ({ ...item, stac_extensions: [], properties: { "mlm:name": "unet" }, assets: {} })],
+    ["has fair:split_spec", (item: BaseModelItem) => ({ ...item, stac_extensions: [], properties: { "fair:split_spec": {} }, assets: {} })],
+    ["has the asset mlm:training", (item: BaseModelItem) => ({ ...item, stac_extensions: [], properties: {}, assets: { "mlm:training": { href: "x" } } })],
+    ["has mlm: members at its top level", () => ({ type: "Feature", "mlm:name": "unet", "mlm:framework": "PyTorch" })],
   ])("an object that %s is meant as an item: every error in detail", (_label, make) => {
     const result = validateItem(make(JSON.parse(minimal)));
     expect(result.valid).toBe(false);

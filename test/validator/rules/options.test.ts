@@ -7,10 +7,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createValidator, validateItem, validateItemText, type Issue, type ValidatorOptions } from "../../../src/index.js";
+import type { EditableItem } from "../../support/json-edit.js";
 
 const FOLDER = path.resolve(__dirname, "../../../fixtures/rules");
 const text = (file: string) => readFileSync(path.join(FOLDER, file), "utf8");
-const item = (file: string) => JSON.parse(text(file)) as Record<string, any>;
+const item = (file: string) => JSON.parse(text(file)) as EditableItem;
 const V110 = "https://hotosm.github.io/fAIr-models/schemas/v1.1.0/base-model/schema.json";
 
 /** The one issue of a fixture under these options. */
@@ -43,7 +44,7 @@ describe("options", () => {
     expect(createValidator({ rules: "v1.0.0-current" }).settings.schemaUrl).toBe("https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json");
     const other = "https://example.org/base-model/v1.1.0/schema.json";
     const v11 = item("v1.1.0/valid.json");
-    v11.stac_extensions = v11.stac_extensions.map((url: string) => (url === V110 ? other : url));
+    v11.stac_extensions = v11.stac_extensions.map((url) => (url === V110 ? other : url));
     expect(validateItem(v11, { rules: "v1.1.0", schemaUrl: other }).valid).toBe(true);
     expect(validateItem(v11, { rules: "v1.1.0" }).errors.map((issue) => issue.rule)).toEqual(["schema-url"]);
   });

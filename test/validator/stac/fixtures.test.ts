@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { rules, validateItem, validateItemText } from "../../../src/index.js";
+import type { EditableItem } from "../../support/json-edit.js";
 
 const FIXTURES = path.resolve(__dirname, "../../../fixtures");
 const STAC_INVALID = path.join(FIXTURES, "stac-invalid");
@@ -39,7 +40,7 @@ describe("the realistic fixture", () => {
 describe("fixtures/stac-invalid", () => {
   it("has a fault for every rule of --stac, and the manifest lists every file", () => {
     expect(Object.keys(manifest).sort()).toEqual(faultFiles);
-    // stac-extension-schema is about a schema file given beside the item, not the item: test/stac/schema-map.test.ts plants its faults.
+    // stac-extension-schema is about a schema file given beside the item, not the item: test/validator/stac/schema-map.test.ts plants its faults.
     const stacRules = rules.map((rule) => rule.id).filter((id) => (id.startsWith("stac-") || id.startsWith("mlm-")) && id !== "stac-extension-schema");
     const covered = new Set(Object.values(manifest).flatMap((issues) => issues.map((issue) => issue.rule)));
     expect(stacRules.filter((id) => !covered.has(id))).toEqual([]);
@@ -70,8 +71,8 @@ function only(item: unknown) {
 }
 
 /** The one issue of the realistic item changed by `plant`. */
-function onlyIssue(plant: (item: any) => void) {
-  const item = JSON.parse(realistic);
+function onlyIssue(plant: (item: EditableItem) => void) {
+  const item = JSON.parse(realistic) as EditableItem;
   plant(item);
   return only(item);
 }

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { basemodel, ROOT, scratchDir } from "../../cli/helpers.js";
-import { localServer, type Route } from "../../support/local-http.js";
+import { basemodel, ROOT, scratchDir } from "./helpers.js";
+import { localServer, type Route } from "../support/local-http.js";
 
 const answer =
   (status: number): Route =>

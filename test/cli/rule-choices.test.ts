@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { basemodel, ROOT, scratchDir } from "../../cli/helpers.js";
+import { basemodel, ROOT, scratchDir } from "./helpers.js";
 
 const RULES = "fixtures/rules";
 const CURRENT = `${RULES}/v1.0.0-current/valid.json`;

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { basemodel, ROOT, scratchDir } from "../../cli/helpers.js";
+import { basemodel, ROOT, scratchDir } from "./helpers.js";
 
 const BANDS = "fixtures/stac-invalid/mlm-bands-without-raster-bands.json";
 const REALISTIC = "fixtures/valid/realistic-segmentation.json";

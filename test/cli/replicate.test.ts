@@ -8,18 +8,18 @@ import { createServer, type Server } from "node:http";
 import { join, normalize } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importOsm } from "../../../src/server/fill/import.js";
-import { EVERYWHERE } from "../../../src/server/query/everywhere.js";
-import { openStore } from "../../../src/server/store/open.js";
-import type { FeatureStore } from "../../../src/server/store/store.js";
-import { basemodel } from "../../cli/helpers.js";
-import { freePort } from "../../support/free-port.js";
-import { MONACO, temporaryDirectory } from "../osm/helpers.js";
-import { hasTool, postgresTemplateUrl } from "../../support/requirements.js";
-import { createDatabase, type TestDatabase } from "../../support/services.js";
+import { importOsm } from "../../src/server/fill/import.js";
+import { EVERYWHERE } from "../../src/server/query/everywhere.js";
+import { openStore } from "../../src/server/store/open.js";
+import type { FeatureStore } from "../../src/server/store/store.js";
+import { basemodel } from "./helpers.js";
+import { freePort } from "../support/free-port.js";
+import { MONACO, temporaryDirectory } from "../server/osm/helpers.js";
+import { hasTool, postgresTemplateUrl } from "../support/requirements.js";
+import { createDatabase, type TestDatabase } from "../support/services.js";
 
 const template = postgresTemplateUrl();
-const FIXTURES = join(import.meta.dirname, "../../../fixtures/updates");
+const FIXTURES = join(import.meta.dirname, "../../fixtures/updates");
 
 /** A replication folder's files for sequence `n`: NNN/NNN/NNN.state.txt and, after 0, its .osc.gz. */
 function publish(root: string, sequence: number, timestamp: string, change?: string): void {
