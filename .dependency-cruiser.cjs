@@ -16,6 +16,8 @@ const VALIDATOR = [
   "src/index.ts",
 ];
 const SERVER = [
+  // The adapters' typed errors: what stores, queues and the CLI that catches them share.
+  "src/server/errors.ts",
   "src/server/geometry/",
   "src/server/osm/",
   "src/server/quality/",

@@ -2,14 +2,15 @@
  * `basemodel import`: builds a feature store from an OpenStreetMap file.
  *
  * main.ts loads this module only when the command runs, and this module loads the importer
- * (pbf, saxes, better-sqlite3) only after the arguments are checked: usage mistakes are
+ * (pbf, saxes, the store's driver) only after the arguments are checked: usage mistakes are
  * answered at once, and a missing optional dependency is named with the command to install it.
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { ProblemKind } from "../server/osm/assemble.js";
 import type { ImportSummary } from "../server/fill/import.js";
-import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import { shownLocation } from "../server/store/location.js";
+import { storeFactory } from "../server/store/open.js";
 import { withOptionalDependencies } from "./optional.js";
 import { progressBar } from "./progress.js";
 import { UsageError } from "./usage-error.js";
@@ -39,12 +40,16 @@ const PROBLEM_LABELS: Record<ProblemKind, string> = {
   relation_without_geometry: "relations without any geometry (skipped)",
 };
 
-/** Imports `input` into a new store at `flags.db`; returns the exit code, throws UsageError for exit code 2. */
+/** Imports `input` into a new store at `flags.db`; returns the exit code, throws what the shell says (shell.ts). */
 export async function runImport(input: string, flags: ImportFlags, io: ImportIo): Promise<number> {
   checkInput(input);
-  const database = isDatabaseUrl(flags.db);
-  if (!database) checkTarget(flags.db, flags.force === true, input);
-  const { importOsm, OsmImportError } = await loadImporter(database);
+  const factory = storeFactory(flags.db);
+  // A file is created (--force replaces one); a database's feature tables are replaced.
+  const file = factory.kind === "embedded";
+  if (file) checkTarget(flags.db, flags.force === true, input);
+  // All are looked for before any work: the store loads its driver only after the first pass
+  // over the file, too late to tell the user what is missing.
+  const { importOsm, OsmImportError } = await withOptionalDependencies("import", [...READERS, ...factory.drivers], () => import("../server/fill/import.js"));
 
   const bar = progressBar(io.stderr, `importing ${basename(input)}`);
   // Ctrl-C stops the import between blocks, so that its temporary file is removed.
@@ -61,17 +66,12 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
     bar.clear();
     if (interrupt.signal.aborted) {
       // osm2pgsql replaces a database's tables as it goes; a file is renamed into place only when complete.
-      const left = database ? `${shownLocation(flags.db)} holds a partial load: import again` : `${flags.db} was not changed`;
+      const left = file ? `${flags.db} was not changed` : `${shownLocation(flags.db)} holds a partial load: import again`;
       io.stderr.write(`basemodel: import of ${input} interrupted; ${left}\n`);
       return EXIT_INTERRUPTED;
     }
-    // A database's load fails in one line for what is wrong with the input or the database.
-    if (error instanceof OsmImportError || database) {
-      io.stderr.write(`basemodel: ${(error as Error).message}\n`);
-      return EXIT_IMPORT_FAILED;
-    }
-    if (isEnvironmentError(error)) {
-      io.stderr.write(`basemodel: cannot write ${flags.db}: ${(error as Error).message}\n`);
+    if (error instanceof OsmImportError) {
+      io.stderr.write(`basemodel: ${error.message}\n`);
       return EXIT_IMPORT_FAILED;
     }
     throw error;
@@ -82,15 +82,6 @@ export async function runImport(input: string, flags: ImportFlags, io: ImportIo)
   bar.clear();
   io.stdout.write(formatSummary(input, shownLocation(flags.db), summary));
   return EXIT_IMPORTED;
-}
-
-/**
- * Disk full, permission denied, a read-only or vanished folder: the environment's fault, not a
- * bug, so one line and no stack trace. Anything else (SQLITE_ERROR included) is a bug.
- */
-export function isEnvironmentError(error: unknown): boolean {
-  const { code, syscall } = error as NodeJS.ErrnoException;
-  return syscall !== undefined || /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|PERM|BUSY|LOCKED)/.test(code ?? "");
 }
 
 function checkInput(input: string): void {
@@ -107,15 +98,8 @@ function checkTarget(db: string, force: boolean, input: string): void {
   if (!force) throw new UsageError(`${db} exists already; add --force to replace it (it is replaced only if the import succeeds)`);
 }
 
-/**
- * The packages the import loads. All are looked for before any work: the store loads its
- * driver only after the first pass over the file, too late to tell the user what is missing.
- */
-const OPTIONAL = ["pbf", "saxes"];
-
-function loadImporter(database: boolean): Promise<typeof import("../server/fill/import.js")> {
-  return withOptionalDependencies("import", [...OPTIONAL, database ? "pg" : "better-sqlite3"], () => import("../server/fill/import.js"));
-}
+/** The OSM file readers the import loads besides the store's drivers. */
+const READERS = ["pbf", "saxes"];
 
 const count = (value: number): string => value.toLocaleString("en-US");
 

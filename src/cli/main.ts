@@ -11,6 +11,7 @@ import type { UpdateFlags } from "./update.js";
 import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "../validator/item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE } from "./io.js";
+import { reportFailure } from "./shell.js";
 import { runValidate, type ValidateFlags } from "./validate.js";
 import { packageFile } from "../package-files.js";
 
@@ -254,21 +255,21 @@ function program(): Command {
   return cli;
 }
 
-/** Runs the CLI; sets process.exitCode rather than exiting, so piped output is never cut short. */
+/**
+ * Runs the CLI; sets process.exitCode rather than exiting, so piped output is never cut short.
+ * What a command throws is said by the shell every command shares (shell.ts).
+ */
 export async function main(argv: string[]): Promise<void> {
+  let running = "basemodel";
   try {
-    await program().parseAsync(argv);
+    await program()
+      .hook("preAction", (_program, action) => {
+        running = action.name();
+      })
+      .parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander printed its message already; help and --version end with 0, usage mistakes with 2.
-      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
-    } else if (error instanceof UsageError) {
-      // A message of several lines lists several problems: each gets the prefix.
-      for (const line of error.message.split("\n")) process.stderr.write(`basemodel: ${line}\n`);
-      process.exitCode = EXIT_USAGE;
-    } else {
-      process.stderr.write(`basemodel: internal error: ${(error as Error).stack ?? error}\n`);
-      process.exitCode = EXIT_USAGE;
-    }
+    // Commander printed its message already; help and --version end with 0, usage mistakes with 2.
+    if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+    else process.exitCode = reportFailure(running, error, process.stderr);
   }
 }

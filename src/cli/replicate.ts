@@ -7,9 +7,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import { shownLocation } from "../server/store/location.js";
+import { storeFactory } from "../server/store/open.js";
 import { checkFiles } from "./update.js";
-import { withOptionalDependencies } from "./optional.js";
 import { UsageError } from "./usage-error.js";
 
 export interface ReplicateFlags {
@@ -27,10 +27,6 @@ export interface ReplicateIo {
 }
 
 const EXIT_REPLICATED = 0;
-const EXIT_FAILED = 1;
-
-/** A store that is not one of ours is a usage error (see update.ts). */
-const NOT_A_STORE = /is not a feature store|is a feature store of schema version/;
 
 const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -43,15 +39,14 @@ function applyScript(flags: ReplicateFlags): string {
   return ['#!/bin/sh', 'for change in "$@"; do :; done', `exec "$BASEMODEL_NODE" "$BASEMODEL_CLI" update "$change" --db "$BASEMODEL_DB" ${extra}`, ""].join("\n");
 }
 
+/** Keeps the store current; what stops it (the store or the server not answering, a change that fails) is said by the shell (shell.ts). */
 export async function runReplicate(flags: ReplicateFlags, io: ReplicateIo): Promise<number> {
-  if (!isDatabaseUrl(flags.db)) {
+  const factory = storeFactory(flags.db);
+  if (factory.kind !== "osm2pgsql") {
     throw new UsageError(`replicate keeps a PostGIS store current (--db postgres://...); bring the SQLite file ${flags.db} up to date with \`basemodel update <change> --db ${flags.db}\``);
   }
   if (flags.server !== undefined && !/^https?:\/\/[^/]/.test(flags.server)) throw new UsageError(`--server ${flags.server} is not an http:// or https:// URL`);
   checkFiles([[flags.rules, "--rules"]]);
-  const { storeFactory } = await withOptionalDependencies("replicate", ["pg"], () => import("../server/store/open.js"));
-  const factory = await storeFactory(flags.db);
-  if (factory.kind !== "osm2pgsql") throw new UsageError(`replicate needs a PostGIS store; ${flags.db} is none`);
   const folder = mkdtempSync(join(tmpdir(), "basemodel-replicate-"));
   try {
     const applyCommand = join(folder, "apply-change");
@@ -70,11 +65,6 @@ export async function runReplicate(flags: ReplicateFlags, io: ReplicateIo): Prom
         : `Replicated ${shownLocation(flags.db)} from ${summary.server}: sequence ${summary.from} to ${summary.to}\n`,
     );
     return EXIT_REPLICATED;
-  } catch (error) {
-    const { message } = error as Error;
-    if (NOT_A_STORE.test(message)) throw new UsageError(message);
-    io.stderr.write(`basemodel: ${message}\n`);
-    return EXIT_FAILED;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

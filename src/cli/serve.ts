@@ -6,14 +6,16 @@
  * SQLite or geometry code.
  */
 import cluster from "node:cluster";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { lineLog } from "../server/http/log.js";
-import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import { absoluteLocation, shownLocation } from "../server/store/location.js";
+import { openStore, storeFactory } from "../server/store/open.js";
+import { exportQueueLocation, openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
-import { withOptionalDependencies } from "./optional.js";
+import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
 import { requestOptions } from "./serve-options.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
@@ -26,18 +28,18 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"];
+/** The HTTP server's packages: fastify, its plugins, and yaml for YAML request bodies; exports run here too. */
+const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml"];
 
 /** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
-/** Loads the server's optional dependencies, or says in one line what to install. */
-async function loadServer(database: boolean, redisQueue: boolean) {
-  const packages = [...OPTIONAL, ...(database ? ["pg"] : []), ...(redisQueue ? ["bullmq", "ioredis"] : [])];
-  const [server, store, queue, tasks, artifacts] = await withOptionalDependencies("serve", packages, () =>
-    Promise.all([import("../server/app.js"), import("../server/store/open.js"), import("../server/tasks/open-queue.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
+/** Loads the server and the drivers of its store and queue, or says in one line what to install. */
+async function loadServer(drivers: readonly string[]) {
+  const [server, tasks, artifacts] = await withOptionalDependencies("serve", [...OPTIONAL, ...drivers], () =>
+    Promise.all([import("../server/app.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
   );
-  return { ...server, ...store, ...queue, ...tasks, ...artifacts };
+  return { ...server, ...tasks, ...artifacts };
 }
 
 /** Serving from this process alone: it ends only when stopped. */
@@ -52,16 +54,17 @@ async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Servi
 
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
   if (cluster.isWorker) return runHttpProcess(flags, version);
-  const database = flags.db !== undefined && isDatabaseUrl(flags.db);
-  const db = flags.db === undefined || database ? flags.db : resolve(flags.db);
-  if (db !== undefined && !database && !existsSync(db)) throw new UsageError(`no store at ${db}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
+  const db = flags.db === undefined ? undefined : absoluteLocation(flags.db);
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) address such as https://exports.example.org; found ${JSON.stringify(flags.publicUrl)}`);
   }
   // Read now: a wrong --users file is said before anything starts.
   const answering = requestOptions(flags);
-  const { createServer, openStore, openExportQueue, exportTaskHandler, deleteOldExports, localArtifacts } = await loadServer(database, flags.queue !== undefined);
   const exportsDir = resolve(flags.exports);
+  const queueLocation = exportQueueLocation(flags.queue, exportsDir);
+  // The demo town's store is made once these are there: the exports' SQLite is its driver.
+  const drivers = [...(db === undefined ? [] : storeFactory(db).drivers), ...queueFactory(queueLocation).drivers];
+  const { createServer, exportTaskHandler, deleteOldExports, localArtifacts } = await loadServer(drivers);
   const artifacts = localArtifacts(exportsDir);
   const log = lineLog(flags.logLevel, io.stderr);
 
@@ -74,23 +77,18 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
     await createDemoStore(location);
   }
   try {
-    let store;
-    try {
-      store = await openStore(location);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const store = await openStore(location);
     let queue;
     try {
       mkdirSync(exportsDir, { recursive: true });
-      queue = await openExportQueue(flags.queue, exportsDir, {
+      queue = await openExportQueue(queueLocation, {
         // Only the owner of the embedded queue may: with Redis, workers elsewhere may be writing.
         onOwned: () => artifacts.removeUnfinished(),
         onError: (error) => log.error(`export queue: ${(error as Error).message}`),
       });
     } catch (error) {
       await store.close();
-      throw new UsageError((error as Error).message);
+      throw error;
     }
     if (flags.queue === undefined) queue.work(loggedHandler(exportTaskHandler(store, artifacts), log), { concurrency: flags.workers });
     const maxAgeMs = flags.exportMaxAge * 3600 * 1000;

@@ -6,9 +6,9 @@
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { RuleSet } from "../server/quality/rules.js";
-import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
+import { shownLocation } from "../server/store/location.js";
+import { storeFactory, type StoreFactory } from "../server/store/open.js";
 import type { UpdateSummary } from "../server/fill/apply.js";
-import { isEnvironmentError } from "./import.js";
 import { withOptionalDependencies } from "./optional.js";
 import { UsageError } from "./usage-error.js";
 
@@ -28,20 +28,20 @@ export interface UpdateIo {
 const EXIT_UPDATED = 0;
 const EXIT_UPDATE_FAILED = 1;
 
-/** The packages update and check load; the data quality checks also need QUALITY_OPTIONAL. */
-const OPTIONAL = ["better-sqlite3", "saxes", "pbf"];
+/** The packages update and check load beside the store's drivers; the data quality checks also need QUALITY_OPTIONAL. */
+const READERS = ["saxes", "pbf"];
 const QUALITY_OPTIONAL = ["geos-wasm"];
 
 export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo): Promise<number> {
-  const database = isDatabaseUrl(flags.db);
+  const factory = storeFactory(flags.db);
   checkFiles([
     [change, "the change file"],
-    [database ? undefined : flags.db, "--db"],
+    [storeFile(factory, flags.db), "--db"],
     [flags.changesets, "--changesets"],
     [flags.rules, "--rules"],
   ]);
   const skipQuality = flags.quality === false;
-  const packages = [...storePackages(database), ...(skipQuality ? [] : QUALITY_OPTIONAL)];
+  const packages = [...factory.drivers, ...READERS, ...(skipQuality ? [] : QUALITY_OPTIONAL)];
   const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("update", packages, loadUpdater);
   const rules = skipQuality ? undefined : await ruleSet(loadRuleSet, flags.rules);
 
@@ -59,7 +59,7 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
       io.stderr.write(`basemodel: cannot apply ${change}: ${error.message}; ${db} was not changed\n`);
       return EXIT_UPDATE_FAILED;
     }
-    return database ? databaseFailure(error, io) : storeFailure(error, flags.db, io);
+    throw error;
   }
   io.stdout.write(formatSummary(change, flags, summary, (performance.now() - started) / 1000));
   return EXIT_UPDATED;
@@ -67,38 +67,24 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
 
 /** `basemodel check`: every feature of the store against the rule set, replacing earlier findings. */
 export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: UpdateIo): Promise<number> {
-  const database = isDatabaseUrl(flags.db);
+  const factory = storeFactory(flags.db);
   checkFiles([
-    [database ? undefined : flags.db, "--db"],
+    [storeFile(factory, flags.db), "--db"],
     [flags.rules, "--rules"],
   ]);
-  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...storePackages(database), ...QUALITY_OPTIONAL], loadUpdater);
+  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...factory.drivers, ...READERS, ...QUALITY_OPTIONAL], loadUpdater);
   const rules = await ruleSet(loadRuleSet, flags.rules);
   const started = performance.now();
-  try {
-    const summary = await checkWholeStore(flags.db, rules);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    io.stdout.write(
-      `Checked ${count(summary.checked)} features of ${shownLocation(flags.db)} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
-    );
-    return EXIT_UPDATED;
-  } catch (error) {
-    return database ? databaseFailure(error, io) : storeFailure(error, flags.db, io);
-  }
+  const summary = await checkWholeStore(flags.db, rules);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  io.stdout.write(
+    `Checked ${count(summary.checked)} features of ${shownLocation(flags.db)} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
+  );
+  return EXIT_UPDATED;
 }
 
-/** The packages reading and writing the store needs: the SQLite driver for a file, pg for a database. */
-function storePackages(database: boolean): string[] {
-  return database ? [...OPTIONAL.filter((name) => name !== "better-sqlite3"), "pg"] : OPTIONAL;
-}
-
-/** A database that cannot be reached or read, or osm2pgsql failing, is said in one line; one that is no store is a usage error. */
-function databaseFailure(error: unknown, io: UpdateIo): number {
-  const { message } = error as Error;
-  if (NOT_A_STORE.test(message)) throw new UsageError(message);
-  io.stderr.write(`basemodel: ${message}\n`);
-  return EXIT_UPDATE_FAILED;
-}
+/** The store's file, which must exist before anything is read; undefined for a store that is no file (a database). */
+const storeFile = (factory: StoreFactory, location: string): string | undefined => (factory.kind === "embedded" ? location : undefined);
 
 /** Every named file must exist and be a file; absent options are skipped. */
 export function checkFiles(files: Array<[string | undefined, string]>): void {
@@ -117,18 +103,6 @@ async function ruleSet(load: (path: string) => Promise<RuleSet>, path: string | 
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-/** A store that is not one (or is damaged) is a usage error; one that cannot be written, a failure; anything else, a bug. */
-const NOT_A_STORE = /is not a feature store|is a feature store of schema version|is damaged \(/;
-
-function storeFailure(error: unknown, db: string, io: UpdateIo): number {
-  if (NOT_A_STORE.test((error as Error).message)) throw new UsageError((error as Error).message);
-  if (isEnvironmentError(error)) {
-    io.stderr.write(`basemodel: cannot update ${db}: ${(error as Error).message}\n`);
-    return EXIT_UPDATE_FAILED;
-  }
-  throw error;
 }
 
 async function loadUpdater() {

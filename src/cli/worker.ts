@@ -5,14 +5,14 @@
  *
  * main.ts loads this module only when the command runs.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { lineLog, type LogLevel } from "../server/http/log.js";
-import { isDatabaseUrl, shownLocation } from "../server/store/location.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../server/tasks/export-tasks.js";
+import { absoluteLocation, shownLocation } from "../server/store/location.js";
+import { storeFactory } from "../server/store/open.js";
+import { openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler } from "./export-log.js";
-import { withOptionalDependencies } from "./optional.js";
-import { UsageError } from "./usage-error.js";
+import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
 
 export interface WorkerFlags {
   queue: string;
@@ -29,35 +29,25 @@ export interface WorkerIo {
   stopped: Promise<void>;
 }
 
-const OPTIONAL = ["bullmq", "ioredis", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"];
-
-async function loadWorker() {
-  const [store, queue, tasks, artifacts] = await withOptionalDependencies("worker", OPTIONAL, () =>
-    Promise.all([import("../server/store/open.js"), import("../server/tasks/bullmq-queue.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
+/** Loads the export code with the drivers of the store and the queue, or says in one line what to install. */
+async function loadWorker(drivers: readonly string[]) {
+  const [tasks, artifacts] = await withOptionalDependencies("worker", [...drivers, ...EXPORT_PACKAGES], () =>
+    Promise.all([import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
   );
-  return { ...store, ...queue, ...tasks, ...artifacts };
+  return { ...tasks, ...artifacts };
 }
 
+/** Runs exports until stopped; a store or queue that cannot be opened is said by the shell (shell.ts). */
 export async function runWorker(flags: WorkerFlags, io: WorkerIo): Promise<number> {
-  const location = isDatabaseUrl(flags.db) ? flags.db : resolve(flags.db);
-  if (!isDatabaseUrl(location) && !existsSync(location)) throw new UsageError(`no store at ${location}; create one with basemodel import <file.osm.pbf> --db ${flags.db}`);
-  const { openStore, openBullmqTaskQueue, exportTaskHandler, localArtifacts } = await loadWorker();
+  const location = absoluteLocation(flags.db);
+  const factory = storeFactory(location);
+  const { exportTaskHandler, localArtifacts } = await loadWorker([...queueFactory(flags.queue).drivers, ...factory.drivers]);
   const exportsDir = resolve(flags.exports);
   const log = lineLog(flags.logLevel, io.stderr);
-  let store;
+  const store = await factory.open(location);
   try {
-    store = await openStore(location);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  try {
-    let queue;
-    try {
-      mkdirSync(exportsDir, { recursive: true });
-      queue = await openBullmqTaskQueue<ExportTaskPayload, ExportTaskResult>(flags.queue, { onError: (error) => log.error(`export queue: ${(error as Error).message}`) });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    mkdirSync(exportsDir, { recursive: true });
+    const queue = await openExportQueue(flags.queue, { onError: (error) => log.error(`export queue: ${(error as Error).message}`) });
     try {
       queue.work(loggedHandler(exportTaskHandler(store, localArtifacts(exportsDir)), log), { concurrency: flags.concurrency });
       io.stdout.write(`basemodel worker: exports from ${flags.queue}, ${flags.concurrency} at a time\ndata: ${shownLocation(location)}\nexports: ${exportsDir}\n`);

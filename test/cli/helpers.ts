@@ -5,6 +5,7 @@ import type { TaskStatus } from "../../src/server/api/index.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { afterFile } from "../support/cleanup.js";
 
 export const ROOT = resolve(__dirname, "../..");
@@ -65,6 +66,33 @@ export function scratchDir(): string {
   chmodSync(dir, 0o755);
   afterFile(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+let hook: string | undefined;
+
+/**
+ * Options for a run in which `packages` cannot be found, as if they were not installed: a
+ * resolve hook (registered through NODE_OPTIONS) sends their imports where nothing is.
+ */
+export function withoutPackages(packages: string[]): Pick<RunOptions, "env"> {
+  if (hook === undefined) {
+    const dir = scratchDir();
+    writeFileSync(
+      join(dir, "hide.mjs"),
+      `let hidden = new Set();
+export function initialize(names) { hidden = new Set(names); }
+export function resolve(specifier, context, next) {
+  return next(specifier, hidden.has(specifier) ? { ...context, parentURL: "file:///nonexistent/index.js" } : context);
+}`,
+    );
+    writeFileSync(
+      join(dir, "register.mjs"),
+      `import { register } from "node:module";
+register("./hide.mjs", import.meta.url, { data: process.env.HIDE_PACKAGES.split(",") });`,
+    );
+    hook = pathToFileURL(join(dir, "register.mjs")).href;
+  }
+  return { env: { NODE_OPTIONS: `--import ${hook}`, HIDE_PACKAGES: packages.join(",") } };
 }
 
 /** Writes a file below `dir`, making its folders; returns `name`, the path to give the CLI run in `dir`. */

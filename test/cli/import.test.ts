@@ -1,14 +1,13 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { FEATURE_TABLES } from "../../src/model/features.js";
 import { ANDORRA, MONACO } from "../server/osm/helpers.js";
 import { hasTool } from "../support/requirements.js";
-import { basemodel, BIN, ROOT, scratchDir } from "./helpers.js";
+import { basemodel, BIN, ROOT, scratchDir, withoutPackages } from "./helpers.js";
 
 const FIXTURE = join(ROOT, "fixtures/osm/assembly.osm");
 const dir = scratchDir();
@@ -237,36 +236,20 @@ describe("basemodel import interrupted", () => {
 });
 
 describe("basemodel import without its optional dependencies", () => {
-  // A resolve hook makes the named packages unfindable, as if they were not installed.
-  writeFileSync(
-    join(dir, "hide.mjs"),
-    `let hidden = new Set();
-export function initialize(names) { hidden = new Set(names); }
-export function resolve(specifier, context, next) {
-  return next(specifier, hidden.has(specifier) ? { ...context, parentURL: "file:///nonexistent/index.js" } : context);
-}`,
-  );
-  writeFileSync(
-    join(dir, "register.mjs"),
-    `import { register } from "node:module";
-register("./hide.mjs", import.meta.url, { data: process.env.HIDE_PACKAGES.split(",") });`,
-  );
-  const without = (packages: string[]) => ({ env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, "register.mjs")).href}`, HIDE_PACKAGES: packages.join(",") } });
-
   it.each([
     ["pbf", "5"],
     ["saxes", "6"],
     ["better-sqlite3", "12"],
   ])("without %s it says what to install", async (name, major) => {
     const db = join(dir, `without-${name}.db`);
-    const run = await basemodel(["import", FIXTURE, "--db", db], without([name]));
+    const run = await basemodel(["import", FIXTURE, "--db", db], withoutPackages([name]));
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`basemodel: import needs the optional dependency ${name}: run \`npm install ${name}@${major}\`\n`);
     expect(existsSync(db)).toBe(false);
   });
 
   it("validate works without any of them: it never loads the importer", async () => {
-    const run = await basemodel(["validate", "fixtures/valid"], without(["pbf", "saxes", "better-sqlite3"]));
+    const run = await basemodel(["validate", "fixtures/valid"], withoutPackages(["pbf", "saxes", "better-sqlite3"]));
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
   });

@@ -46,6 +46,7 @@ describe("a command whose optional dependencies are missing", () => {
     ["serve", ["serve", "--port", "0"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"]],
     ["serve --queue", ["serve", "--port", "0", "--queue", "redis://127.0.0.1:6379"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "bullmq", "ioredis"]],
     ["worker", ["worker", "--queue", "redis://127.0.0.1:6379", "--db", "store.db", "--exports", "exports"], ["bullmq", "ioredis", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"]],
+    ["worker on PostGIS", ["worker", "--queue", "redis://127.0.0.1:6379", "--db", "postgres://nobody@127.0.0.1:1/none", "--exports", "exports"], ["bullmq", "ioredis", "pg", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"]],
   ];
 
   it.each(commands)("%s lists every missing package in one line, exit 2", async (command, args, missing) => {
@@ -53,6 +54,12 @@ describe("a command whose optional dependencies are missing", () => {
     expect(result.stdout).toBe("");
     const name = command.split(" ")[0];
     expect(result.stderr).toBe(`basemodel: ${name} needs the optional dependencies ${missing.join(", ")}: run \`npm install ${install(missing)}\`\n`);
+    expect(result.code).toBe(2);
+  });
+
+  it("replicate, which looks for nothing before its store loads pg, says so in the same words", async () => {
+    const result = await run(["replicate", "--db", "postgres://nobody@127.0.0.1:1/none"]);
+    expect(result.stderr).toBe(`basemodel: replicate needs the optional dependency pg: run \`npm install ${install(["pg"])}\`\n`);
     expect(result.code).toBe(2);
   });
 

@@ -15,7 +15,7 @@ import { MONACO } from "../server/osm/helpers.js";
 import { postgresTemplateUrl, redisUrl } from "../support/requirements.js";
 import { freshDatabases } from "../support/services.js";
 import { freePort } from "../support/free-port.js";
-import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, type ServeProcess } from "./helpers.js";
+import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, withoutPackages, type ServeProcess } from "./helpers.js";
 
 /** All of Monaco: its KML export runs long enough to be caught running. */
 const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
@@ -33,6 +33,13 @@ describe("basemodel worker and serve --queue: bad input is one line", () => {
     const run = await basemodel(args);
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n")[0]).toBe(message);
+    expect(run.stdout).toBe("");
+  });
+
+  it("a worker on a PostGIS store without pg installed says to install it, in one line, before it reaches for anything", async () => {
+    const run = await basemodel(["worker", "--queue", "redis://127.0.0.1:1", "--db", "postgres://nobody@127.0.0.1:1/none", "--exports", scratchDir()], withoutPackages(["pg"]));
+    expect(run.stderr).toBe("basemodel: worker needs the optional dependency pg: run `npm install pg@8`\n");
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
   });
 

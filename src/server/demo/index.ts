@@ -65,7 +65,7 @@ export async function writeDemo(writer: FeatureWriter): Promise<void> {
 
 /** Creates the feature store of the demo town in the file `path`, which must not exist yet. */
 export async function createDemoStore(path: string): Promise<void> {
-  const store = await (await embeddedStoreFactory(path, "the demo town")).create(path);
+  const store = await embeddedStoreFactory(path, "the demo town").create(path);
   try {
     await writeDemo(store.writer());
     await store.close();

@@ -11,7 +11,7 @@ import { basename } from "node:path";
 import { storeFactory } from "../store/open.js";
 import { FEATURE_TABLES } from "../../model/features.js";
 import type { FeatureTable } from "../../model/features.js";
-import type { FeatureWriter } from "../store/store.js";
+import type { FeatureWriter, WritableFeatureStore } from "../store/store.js";
 import { FeatureAssembler, ReferenceCollector } from "../osm/assemble.js";
 import type { ProblemCounts, References } from "../osm/assemble.js";
 import { OsmImportError } from "../osm/errors.js";
@@ -57,7 +57,7 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   const started = performance.now();
   const read = readerFor(inputPath);
   const size = await fileSize(inputPath);
-  const factory = await storeFactory(dbPath);
+  const factory = storeFactory(dbPath);
   if (factory.kind === "osm2pgsql") {
     const loaded = await factory.load(inputPath, dbPath, {
       replicationTimestamp: await headerTimestamp(read, inputPath),
@@ -79,8 +79,9 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
   const references = collector.finish();
 
   const temporaryPath = `${dbPath}.${process.pid}.${Date.now()}.importing`;
-  const store = await factory.create(temporaryPath);
+  let store: WritableFeatureStore | undefined;
   try {
+    store = await factory.create(temporaryPath);
     const writer = store.writer();
     const summary = await writeFeatures(read, inputPath, references, writer, progress(1));
     const seconds = (performance.now() - started) / 1000;
@@ -92,9 +93,9 @@ export async function importOsm(inputPath: string, dbPath: string, options: Impo
     await rename(temporaryPath, dbPath);
     return { ...summary, seconds };
   } catch (error) {
-    await store.close().catch(() => undefined);
+    await store?.close().catch(() => undefined);
     await rm(temporaryPath, { force: true });
-    throw error;
+    throw factory.failure(dbPath, error) ?? error;
   }
 }
 

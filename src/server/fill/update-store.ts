@@ -35,13 +35,13 @@ export async function updateStore(dbPath: string, changePath: string, options: U
   ]);
   const checker = rules === undefined ? undefined : await createQualityChecker(rules);
   try {
-    const factory = await storeFactory(dbPath);
+    const factory = storeFactory(dbPath);
     if (factory.kind === "osm2pgsql") return await appendChange(factory, dbPath, changePath, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
     const store = await factory.open(dbPath);
     try {
       return await applyChange(store, change.actions, { ...(changesets && { changesets }), ...(checker && { checker }) });
     } catch (error) {
-      throw factory.damaged(dbPath, error) ?? error;
+      throw factory.failure(dbPath, error) ?? error;
     } finally {
       await store.close();
     }
@@ -89,12 +89,12 @@ function inLoaderOrder(actions: readonly ChangeAction[]): ChangeAction[] {
 export async function checkWholeStore(dbPath: string, rules?: RuleSet): Promise<CheckSummary> {
   const checker = await createQualityChecker(rules ?? (await loadRuleSet()));
   try {
-    const factory = await storeFactory(dbPath);
+    const factory = storeFactory(dbPath);
     const store = await factory.open(dbPath);
     try {
       return await checkStore(store, checker);
     } catch (error) {
-      throw (factory.kind === "embedded" && factory.damaged(dbPath, error)) || error;
+      throw factory.failure(dbPath, error) ?? error;
     } finally {
       await store.close();
     }

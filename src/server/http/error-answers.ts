@@ -8,7 +8,7 @@
 import { STATUS_CODES, maxHeaderSize } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { QueueUnavailable } from "../tasks/queue-unavailable.js";
+import { QueueUnavailable } from "../errors.js";
 import { addCorsHeaders, type CorsPolicy } from "./cors.js";
 import type { Log } from "./log.js";
 import { RequestProblem, validationDetails } from "./problems.js";

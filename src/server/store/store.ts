@@ -19,6 +19,7 @@ import type {
 } from "../../model/features.js";
 import type { BBox } from "../../model/geojson.js";
 import type { AreaFilter, GeometryKind, SpatialRelation, TagFilter } from "../../model/query.js";
+import type { BasemodelError } from "../errors.js";
 
 /** Bulk loading into a fresh store. Nothing is visible to readers before finish(). */
 export interface FeatureWriter {
@@ -184,14 +185,28 @@ export interface WritableFeatureStore extends CheckableFeatureStore {
   update(): StoreUpdate;
 }
 
+/**
+ * What every store factory says of itself, so that nothing outside src/server/store needs to
+ * know which stores there are (see open.ts).
+ */
+interface StoreAdapter {
+  /** True for a location that names a store of this kind. */
+  takes(location: string): boolean;
+  /** The optional packages the store loads (its drivers): what to install before it is used. */
+  drivers: readonly string[];
+  /**
+   * The typed error (src/server/errors.ts) for `error`, met while the store at `location` was
+   * read or written, or undefined for an error that is none of the store's (a bug).
+   */
+  failure(location: string, error: unknown): BasemodelError | undefined;
+}
+
 /** How the embedded store is made and opened: a file basemodel's own importer writes. */
-export interface EmbeddedStoreFactory {
+export interface EmbeddedStoreFactory extends StoreAdapter {
   kind: "embedded";
   /** A new, empty store at `location`, which must not exist. */
   create(location: string): Promise<WritableFeatureStore>;
   open(location: string): Promise<WritableFeatureStore>;
-  /** The one-line error for a store found damaged while it was read, or undefined when `error` is another one. */
-  damaged(location: string, error: unknown): Error | undefined;
 }
 
 /** What a loader that is not basemodel's own is told about the file it loads. */
@@ -263,7 +278,7 @@ export interface ReplicateSummary {
 }
 
 /** How a database store is opened and loaded: osm2pgsql fills it, with our style and our own steps after it. */
-export interface Osm2pgsqlStoreFactory {
+export interface Osm2pgsqlStoreFactory extends StoreAdapter {
   kind: "osm2pgsql";
   open(location: string): Promise<CheckableFeatureStore>;
   /** Replaces the store's data with the OSM file's. */

@@ -21,8 +21,8 @@ import type { Redis } from "ioredis";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
 import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
-import { QueueUnavailable } from "./queue-unavailable.js";
-import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
+import { DriverMissing, QueueUnavailable, QueueUnreachable } from "../errors.js";
+import type { Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
 
 export interface BullmqQueueOptions {
   /** The BullMQ queue's name: every process of one service uses the same (default "exports"). */
@@ -72,12 +72,14 @@ const REVOCATION_POLL_MS = 500;
 /** How often a working queue records that it is alive; one silent for 3 of these is taken for dead. */
 const HEARTBEAT_MS = 2000;
 
+const DRIVERS = ["bullmq", "ioredis"];
+
 async function loadDrivers(): Promise<{ bullmq: typeof import("bullmq"); Redis: typeof import("ioredis").Redis }> {
   try {
     const [bullmq, ioredis] = await Promise.all([import("bullmq"), import("ioredis")]);
     return { bullmq, Redis: ioredis.Redis };
   } catch (error) {
-    throw new Error("The Redis task queue needs the optional dependencies bullmq and ioredis: run `npm install bullmq@6 ioredis@6`", { cause: error });
+    throw new DriverMissing({ user: "The Redis task queue", packages: DRIVERS }, { cause: error });
   }
 }
 
@@ -101,8 +103,7 @@ export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueu
     connection.disconnect();
     const reason = firstError ?? (error as Error);
     // The connection's own error event says why better than the timeout that followed it.
-    // eslint-disable-next-line preserve-caught-error
-    throw new Error(`cannot reach Redis at ${url}: ${reason.message}`, { cause: reason });
+    throw new QueueUnreachable({ location: url, why: reason.message }, { cause: reason });
   } finally {
     connection.off("error", noteError);
   }
@@ -112,9 +113,16 @@ export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueu
   return new BullmqTaskQueue<P, R>(bullmq, connection, queue, settings);
 }
 
+/** The queue on the Redis that a redis:// or rediss:// URL names. */
+export const bullmqQueueFactory: TaskQueueFactory = {
+  takes: (location) => /^rediss?:\/\//i.test(location),
+  drivers: DRIVERS,
+  open: openBullmqTaskQueue,
+};
+
 /** A command that failed for want of Redis: the caller may try again later. */
 function unavailable(error: unknown): Error {
-  return new QueueUnavailable(`Redis: ${(error as Error).message}`, { cause: error });
+  return new QueueUnavailable({ why: `Redis: ${(error as Error).message}` }, { cause: error });
 }
 
 /**

@@ -1,20 +1,28 @@
 /**
- * The one place that maps serve's --queue to the export queue: none is the embedded SQLite
- * queue in the export folder, a redis:// URL the BullMQ queue that `basemodel worker` runs.
- * The BullMQ module (and its drivers) is loaded only when a URL names it.
+ * The one place that knows which task queues there are. Each factory says which locations it
+ * takes (a redis:// URL: the BullMQ queue that `basemodel worker` runs; a file path: the
+ * embedded SQLite queue) and which drivers it loads, loaded only when a queue of its kind opens.
  */
 import { join } from "node:path";
+import { bullmqQueueFactory } from "./bullmq-queue.js";
 import type { ExportQueue, ExportTaskPayload, ExportTaskResult } from "./export-tasks.js";
+import type { QueueOpenOptions, TaskQueueFactory } from "./queue.js";
+import { sqliteQueueFactory } from "./sqlite-queue.js";
 
-export interface ExportQueueOptions {
-  /** The embedded queue's: runs once this process owns the queue's file (see SqliteQueueOptions). */
-  onOwned: () => Promise<void>;
-  onError: (error: unknown) => void;
+const FACTORIES: readonly TaskQueueFactory[] = [bullmqQueueFactory, sqliteQueueFactory];
+
+/** Where serve keeps its export tasks: at `location` (serve's --queue), or without one in the embedded queue in the export folder. */
+export function exportQueueLocation(location: string | undefined, exportsDir: string): string {
+  return location ?? join(exportsDir, ".tasks.sqlite");
 }
 
-export async function openExportQueue(redisUrl: string | undefined, exportsDir: string, { onOwned, onError }: ExportQueueOptions): Promise<ExportQueue> {
-  if (redisUrl !== undefined) {
-    return (await import("./bullmq-queue.js")).openBullmqTaskQueue<ExportTaskPayload, ExportTaskResult>(redisUrl, { onError });
-  }
-  return (await import("./sqlite-queue.js")).openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(exportsDir, ".tasks.sqlite"), { onOwned, onError });
+/** The factory of the queue `location` names. */
+export function queueFactory(location: string): TaskQueueFactory {
+  const factory = FACTORIES.find((candidate) => candidate.takes(location));
+  if (factory === undefined) throw new Error(`no task queue takes the location ${location}`);
+  return factory;
+}
+
+export function openExportQueue(location: string, options: QueueOpenOptions): Promise<ExportQueue> {
+  return queueFactory(location).open<ExportTaskPayload, ExportTaskResult>(location, options);
 }

@@ -4,7 +4,7 @@
  * processes of `basemodel serve --processes`). Only the owner runs tasks, so the queue keeps one owner.
  */
 import { QueueFull, type TaskSubmitter } from "./queue.js";
-import { QueueUnavailable } from "./queue-unavailable.js";
+import { QueueUnavailable } from "../errors.js";
 
 /** One end of an IPC channel: a cluster worker seen from the primary, or `process` in a worker. */
 export interface IpcChannel {
@@ -81,7 +81,7 @@ export function taskSubmitterOver<P, R>(channel: IpcChannel, { timeoutMs = DEFAU
         if (!waiting) return;
         pending.delete(id);
         clearTimeout(waiting.timer);
-        reject(new QueueUnavailable(why));
+        reject(new QueueUnavailable({ why }));
       };
       const timer = setTimeout(() => fail(`the process that owns the queue did not answer within ${timeoutMs / 1000} s`), timeoutMs).unref();
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });

@@ -107,3 +107,24 @@ export interface TaskQueue<P, R> {
    */
   close(): Promise<void>;
 }
+
+/** What opening a queue is told, whichever queue it is. */
+export interface QueueOpenOptions {
+  /** Runs once this process owns the queue's storage, before the queue writes anything (the embedded queue; see SqliteQueueOptions). */
+  onOwned?: () => Promise<void>;
+  /** Told of the failures the queue survives. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * What every queue's factory says of itself, so that nothing outside src/server/tasks needs to
+ * know which queues there are (see open-queue.ts). open() fails with the typed errors of
+ * src/server/errors.ts.
+ */
+export interface TaskQueueFactory {
+  /** True for a location that names a queue of this kind. */
+  takes(location: string): boolean;
+  /** The optional packages the queue loads (its drivers): what to install before it is used. */
+  drivers: readonly string[];
+  open<P, R>(location: string, options?: QueueOpenOptions): Promise<TaskQueue<P, R>>;
+}

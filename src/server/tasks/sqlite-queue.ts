@@ -14,8 +14,9 @@ import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
+import { DriverMissing, NotAQueue, QueueInUse } from "../errors.js";
 import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
-import type { Task, TaskContext, TaskHandler, TaskQueue, TaskState, WorkOptions } from "./queue.js";
+import type { Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -49,13 +50,22 @@ const SCHEMA_VERSION = 2;
  */
 const DEFLATE = { level: constants.Z_BEST_SPEED };
 
+const DRIVERS = ["better-sqlite3"];
+
 async function loadDriver(): Promise<typeof BetterSqlite3> {
   try {
     return (await import("better-sqlite3")).default;
   } catch (error) {
-    throw new Error("The SQLite task queue needs the optional dependency better-sqlite3: run `npm install better-sqlite3@12`", { cause: error });
+    throw new DriverMissing({ user: "The SQLite task queue", packages: DRIVERS }, { cause: error });
   }
 }
+
+/** The queue in the file a location names that is no URL. */
+export const sqliteQueueFactory: TaskQueueFactory = {
+  takes: (location) => !/^[a-z][a-z\d+.-]*:\/\//i.test(location),
+  drivers: DRIVERS,
+  open: openSqliteTaskQueue,
+};
 
 export async function openSqliteTaskQueue<P, R>(path: string, options: SqliteQueueOptions = {}): Promise<TaskQueue<P, R>> {
   const settings: Settings = {
@@ -85,7 +95,7 @@ export async function openSqliteTaskQueue<P, R>(path: string, options: SqliteQue
   } catch (error) {
     db.close();
     if ((error as { code?: unknown }).code === "SQLITE_BUSY") {
-      throw new Error(`task queue ${path} is in use by another process`, { cause: error });
+      throw new QueueInUse({ location: path }, { cause: error });
     }
     throw error;
   }
@@ -99,7 +109,7 @@ type Settings = Required<Omit<SqliteQueueOptions, "onOwned" | "maxFileBytes">>;
  * untouched, and creates the tables in a fresh one. Returns the schema version found.
  */
 function prepareSchema(db: Database, path: string): number {
-  const notAQueue = (cause?: unknown): Error => new Error(`${path} is not a task queue of schema version ${SCHEMA_VERSION}`, { cause });
+  const notAQueue = (cause?: unknown): Error => new NotAQueue({ location: path, version: SCHEMA_VERSION }, { cause });
   let version: unknown;
   let objects: unknown;
   try {

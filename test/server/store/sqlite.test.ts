@@ -90,14 +90,33 @@ describe("the SQLite feature store", () => {
     await expect(sqliteStoreFactory.create(path)).rejects.toThrow(/the file exists/);
   });
 
-  it("refuses to open a missing file or a file that is not a store", async () => {
-    await expect(sqliteStoreFactory.open(join(directory, "missing.db"))).rejects.toThrow();
+  it("refuses to open a missing file, a folder, or a file that is not a store, each with its code", async () => {
+    const missing = join(directory, "missing.db");
+    await expect(sqliteStoreFactory.open(missing)).rejects.toMatchObject({
+      code: "BASEMODEL_STORE_MISSING",
+      message: `no store at ${missing}; create one with basemodel import <file.osm.pbf> --db ${missing}`,
+    });
+    await expect(sqliteStoreFactory.open(directory)).rejects.toMatchObject({ code: "BASEMODEL_STORE_UNREADABLE", message: `cannot read ${directory}: unable to open database file` });
     const notAStore = freshPath();
     writeFileSync(notAStore, "");
-    await expect(sqliteStoreFactory.open(notAStore)).rejects.toThrow(/is not a feature store/);
+    await expect(sqliteStoreFactory.open(notAStore)).rejects.toMatchObject({ code: "BASEMODEL_NOT_A_STORE", message: `${notAStore} is not a feature store` });
     const textFile = freshPath();
     writeFileSync(textFile, "x".repeat(4096));
-    await expect(sqliteStoreFactory.open(textFile)).rejects.toThrow(/is not a feature store/);
+    await expect(sqliteStoreFactory.open(textFile)).rejects.toMatchObject({ code: "BASEMODEL_NOT_A_STORE" });
+  });
+
+  it("says what a failure of SQLite's means for the store: damaged, the environment's, or none of the store's", () => {
+    const sqliteError = (code: string) => Object.assign(new Error(`a ${code}`), { code });
+    expect(sqliteStoreFactory.failure("x.db", sqliteError("SQLITE_CORRUPT"))).toMatchObject({ code: "BASEMODEL_STORE_DAMAGED", message: "x.db is damaged (a SQLITE_CORRUPT): restore it from a copy, or import the OSM file again" });
+    expect(sqliteStoreFactory.failure("x.db", sqliteError("SQLITE_NOTADB"))).toMatchObject({ code: "BASEMODEL_STORE_DAMAGED" });
+    // Extended codes mean what their primary code means.
+    for (const code of ["SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_READONLY_DBMOVED", "SQLITE_BUSY", "SQLITE_CANTOPEN"]) {
+      expect(sqliteStoreFactory.failure("x.db", sqliteError(code))).toMatchObject({ code: "BASEMODEL_STORE_UNWRITABLE", message: `cannot write x.db: a ${code}` });
+    }
+    const renameFailed = Object.assign(new Error("EACCES: permission denied, rename"), { code: "EACCES", syscall: "rename" });
+    expect(sqliteStoreFactory.failure("x.db", renameFailed)).toMatchObject({ code: "BASEMODEL_STORE_UNWRITABLE", cause: renameFailed });
+    expect(sqliteStoreFactory.failure("x.db", sqliteError("SQLITE_ERROR"))).toBeUndefined();
+    expect(sqliteStoreFactory.failure("x.db", new TypeError("a bug"))).toBeUndefined();
   });
 
   it("refuses a store of an older schema version, saying how to rebuild it", async () => {
@@ -106,9 +125,10 @@ describe("the SQLite feature store", () => {
     const db = new Database(path);
     db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
     db.close();
-    await expect(sqliteStoreFactory.open(path)).rejects.toThrow(
-      `${path} is a feature store of schema version 1, and this basemodel reads version 4: import the OSM file again with \`basemodel import\``,
-    );
+    await expect(sqliteStoreFactory.open(path)).rejects.toMatchObject({
+      code: "BASEMODEL_STORE_SCHEMA_VERSION",
+      message: `${path} is a feature store of schema version 1, and this basemodel reads version 4: import the OSM file again with \`basemodel import\``,
+    });
   });
 });
 

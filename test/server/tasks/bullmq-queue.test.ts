@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBullmqTaskQueue } from "../../../src/server/tasks/bullmq-queue.js";
 import { PermanentTaskError, QueueFull, type TaskQueue } from "../../../src/server/tasks/queue.js";
-import { QueueUnavailable } from "../../../src/server/tasks/queue-unavailable.js";
+import { QueueUnavailable } from "../../../src/server/errors.js";
 import { eventually, until } from "./contract/wait.js";
 import { freePort } from "../../support/free-port.js";
 import { hasTool } from "../../support/requirements.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { QueueFull, type Task, type TaskSubmitter } from "../../../src/server/tasks/queue.js";
 import { answerTaskCalls, taskSubmitterOver, type IpcChannel } from "../../../src/server/tasks/queue-ipc.js";
-import { QueueUnavailable } from "../../../src/server/tasks/queue-unavailable.js";
+import { QueueUnavailable } from "../../../src/server/errors.js";
 import { openSqliteTaskQueue } from "../../../src/server/tasks/sqlite-queue.js";
 import { afterFile } from "../../support/cleanup.js";
 import { deferred, until } from "./contract/wait.js";

@@ -12,9 +12,8 @@ import type pg from "pg";
 import { toFeature, type FeatureRow } from "../feature-rows.js";
 import { FEATURE_TABLES, type FeatureTable, type OsmType, type StoredFeature } from "../../../model/features.js";
 import { type AppendOptions, type AppendSummary, type RebuiltFeature } from "../store.js";
-import { connectionError } from "./connection.js";
 import { PostgisFindings } from "./findings.js";
-import { LoadError, runOsm2pgsql } from "./load.js";
+import { runOsm2pgsql } from "./load.js";
 import { FEATURE_COLUMNS } from "./rows.js";
 
 const TYPE_OF: Record<FeatureTable, OsmType> = { nodes: "node", ways_line: "way", ways_poly: "way", relations: "relation" };
@@ -22,52 +21,48 @@ const TYPE_OF: Record<FeatureTable, OsmType> = { nodes: "node", ways_line: "way"
 type Ids = Record<OsmType, number[]>;
 
 export async function appendWithOsm2pgsql(pool: pg.Pool, change: string, url: string, options: AppendOptions): Promise<AppendSummary> {
+  const before = await featuresOf(pool, await objectsTouched(pool, options.objects));
+  await runOsm2pgsql("--append", change, url);
+  const after = await featuresOf(pool, await objectsTouched(pool, options.objects));
+  const rebuilt = pairs(before, after);
+  const findings = await PostgisFindings.begin(pool);
   try {
-    const before = await featuresOf(pool, await objectsTouched(pool, options.objects));
-    await runOsm2pgsql("--append", change, url);
-    const after = await featuresOf(pool, await objectsTouched(pool, options.objects));
-    const rebuilt = pairs(before, after);
-    const findings = await PostgisFindings.begin(pool);
-    try {
-      // A feature gone, or now in another table (a way closed into a polygon), has no findings left.
-      for (const { before: was, after: now } of rebuilt) if (was !== null && now?.table !== was.table) await findings.setFindings(was, []);
-      await options.check?.(rebuilt, findings);
-      for (const changeset of options.changesets ?? []) {
-        const [minLon, minLat, maxLon, maxLat] = changeset.bbox ?? [null, null, null, null];
-        await findings.query(
-          `INSERT INTO changesets (id, created_at, closed_at, uid, "user", editor, hashtags, min_lon, min_lat, max_lon, max_lat)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, closed_at = excluded.closed_at, uid = excluded.uid, "user" = excluded."user",
-             editor = excluded.editor, hashtags = excluded.hashtags, min_lon = excluded.min_lon, min_lat = excluded.min_lat, max_lon = excluded.max_lon, max_lat = excluded.max_lat`,
-          [changeset.id, changeset.createdAt, changeset.closedAt, changeset.uid, changeset.user, changeset.editor, JSON.stringify(changeset.hashtags), minLon, minLat, maxLon, maxLat],
-        );
-        await findings.query("DELETE FROM changeset_hashtags WHERE changeset = $1", [changeset.id]);
-        await findings.query("INSERT INTO changeset_hashtags (hashtag, changeset) SELECT DISTINCT unnest($1::text[]), $2::int8 ON CONFLICT DO NOTHING", [
-          changeset.hashtags.map((hashtag) => hashtag.toLowerCase()),
-          changeset.id,
-        ]);
-      }
-      const [[replicationTimestamp]] = (
-        options.newest === null
-          ? await findings.query("SELECT (SELECT value FROM basemodel_meta WHERE key = 'replication_timestamp')", [])
-          : await findings.query(
-              `INSERT INTO basemodel_meta (key, value) VALUES ('replication_timestamp', $1)
-               ON CONFLICT (key) DO UPDATE SET value = GREATEST(basemodel_meta.value, excluded.value) RETURNING value`,
-              [options.newest],
-            )
-      ) as [[string | null]];
-      await findings.commit();
-      return {
-        featuresWritten: rebuilt.filter(({ after: now }) => now !== null).length,
-        featuresRemoved: rebuilt.filter(({ before: was, after: now }) => was !== null && now === null).length,
-        replicationTimestamp,
-      };
-    } catch (error) {
-      await findings.rollback();
-      throw error;
+    // A feature gone, or now in another table (a way closed into a polygon), has no findings left.
+    for (const { before: was, after: now } of rebuilt) if (was !== null && now?.table !== was.table) await findings.setFindings(was, []);
+    await options.check?.(rebuilt, findings);
+    for (const changeset of options.changesets ?? []) {
+      const [minLon, minLat, maxLon, maxLat] = changeset.bbox ?? [null, null, null, null];
+      await findings.query(
+        `INSERT INTO changesets (id, created_at, closed_at, uid, "user", editor, hashtags, min_lon, min_lat, max_lon, max_lat)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, closed_at = excluded.closed_at, uid = excluded.uid, "user" = excluded."user",
+           editor = excluded.editor, hashtags = excluded.hashtags, min_lon = excluded.min_lon, min_lat = excluded.min_lat, max_lon = excluded.max_lon, max_lat = excluded.max_lat`,
+        [changeset.id, changeset.createdAt, changeset.closedAt, changeset.uid, changeset.user, changeset.editor, JSON.stringify(changeset.hashtags), minLon, minLat, maxLon, maxLat],
+      );
+      await findings.query("DELETE FROM changeset_hashtags WHERE changeset = $1", [changeset.id]);
+      await findings.query("INSERT INTO changeset_hashtags (hashtag, changeset) SELECT DISTINCT unnest($1::text[]), $2::int8 ON CONFLICT DO NOTHING", [
+        changeset.hashtags.map((hashtag) => hashtag.toLowerCase()),
+        changeset.id,
+      ]);
     }
+    const [[replicationTimestamp]] = (
+      options.newest === null
+        ? await findings.query("SELECT (SELECT value FROM basemodel_meta WHERE key = 'replication_timestamp')", [])
+        : await findings.query(
+            `INSERT INTO basemodel_meta (key, value) VALUES ('replication_timestamp', $1)
+             ON CONFLICT (key) DO UPDATE SET value = GREATEST(basemodel_meta.value, excluded.value) RETURNING value`,
+            [options.newest],
+          )
+    ) as [[string | null]];
+    await findings.commit();
+    return {
+      featuresWritten: rebuilt.filter(({ after: now }) => now !== null).length,
+      featuresRemoved: rebuilt.filter(({ before: was, after: now }) => was !== null && now === null).length,
+      replicationTimestamp,
+    };
   } catch (error) {
-    throw error instanceof LoadError ? error : connectionError(url, error);
+    await findings.rollback();
+    throw error;
   }
 }
 

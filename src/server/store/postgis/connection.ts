@@ -5,15 +5,18 @@
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { BasemodelError, DriverMissing, StoreFailed, StoreUnreachable } from "../../errors.js";
 import { shownLocation } from "../location.js";
 
 type Pg = typeof pg;
+
+export const DRIVERS = ["pg"];
 
 async function loadDriver(): Promise<Pg> {
   try {
     return (await import("pg")).default;
   } catch (error) {
-    throw new Error("The PostGIS store needs the optional dependency pg: run `npm install pg@8`", { cause: error });
+    throw new DriverMissing({ user: "The PostGIS store", packages: DRIVERS }, { cause: error });
   }
 }
 
@@ -29,7 +32,7 @@ export async function openPool(url: string): Promise<pg.Pool> {
   pool.on("error", () => undefined);
   try {
     const { rows } = await pool.query<{ postgis: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis') AS postgis");
-    if (!rows[0]!.postgis) throw new Error(`${shownLocation(url)} has no PostGIS: run CREATE EXTENSION postgis in it first`);
+    if (!rows[0]!.postgis) throw new StoreFailed({ location: shownLocation(url), why: "it has no PostGIS: run CREATE EXTENSION postgis in it first" });
   } catch (error) {
     await pool.end();
     throw connectionError(url, error);
@@ -45,8 +48,12 @@ export async function openPool(url: string): Promise<pg.Pool> {
 const POOL_SIZE = 8;
 
 
-/** One line for what stops a connection: unreachable server, refused login, missing database. */
-export function connectionError(url: string, error: unknown): Error {
+/**
+ * The typed error for what stops the store at `url`: an unreachable server, a refused login, a
+ * missing database, or a database that refused a statement. One of ours passes as it is.
+ */
+export function connectionError(url: string, error: unknown): BasemodelError {
+  if (error instanceof BasemodelError) return error;
   const code = (error as { code?: unknown }).code;
   const where = shownLocation(url);
   const reasons: Record<string, string> = {
@@ -58,8 +65,8 @@ export function connectionError(url: string, error: unknown): Error {
     "3D000": "the database does not exist",
   };
   const reason = typeof code === "string" ? reasons[code] : undefined;
-  if (reason === undefined) return error instanceof Error && error.message.includes(where) ? error : new Error(`cannot use ${where}: ${(error as Error).message}`, { cause: error });
-  return new Error(`cannot connect to ${where}: ${reason}`, { cause: error });
+  if (reason === undefined) return new StoreFailed({ location: where, why: (error as Error).message }, { cause: error });
+  return new StoreUnreachable({ location: where, reason }, { cause: error });
 }
 
 /** How a store's queries reach the database. */

@@ -1,9 +1,10 @@
 /** The PostGIS store's factory: open() for reading, load() and append() through osm2pgsql. */
 import type pg from "pg";
+import { NotAStore, StoreSchemaVersion } from "../../errors.js";
 import type { Osm2pgsqlStoreFactory } from "../store.js";
-import { shownLocation } from "../location.js";
+import { isDatabaseUrl, shownLocation } from "../location.js";
 import { appendWithOsm2pgsql } from "./append.js";
-import { openPool } from "./connection.js";
+import { connectionError, DRIVERS, openPool } from "./connection.js";
 import { loadWithOsm2pgsql } from "./load.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { replicateWithOsm2pgsql } from "./replicate.js";
@@ -23,27 +24,32 @@ async function openStorePool(url: string): Promise<pg.Pool> {
   }
   if (version !== SCHEMA_VERSION) {
     await pool.end();
-    throw new Error(
-      version === undefined
-        ? `${shownLocation(url)} is not a feature store: load an OSM file into it with \`basemodel import <file> --db ${shownLocation(url)}\``
-        : `${shownLocation(url)} is a feature store of schema version ${version}, and this basemodel reads version ${SCHEMA_VERSION}: import the OSM file again`,
-    );
+    const location = shownLocation(url);
+    throw version === undefined
+      ? new NotAStore({ location, hint: `load an OSM file into it with \`basemodel import <file> --db ${location}\`` })
+      : new StoreSchemaVersion({ location, found: version, reads: SCHEMA_VERSION });
   }
   return pool;
 }
 
 export const postgisStoreFactory: Osm2pgsqlStoreFactory = {
   kind: "osm2pgsql",
+  takes: isDatabaseUrl,
+  drivers: DRIVERS,
+  failure: connectionError,
   open: async (url) => new PostgisFeatureStore(await openStorePool(url)),
   load: loadWithOsm2pgsql,
   append: (change, url, options) => withStorePool(url, (pool) => appendWithOsm2pgsql(pool, change, url, options)),
   replicate: (url, options) => withStorePool(url, (pool) => replicateWithOsm2pgsql(pool, url, options)),
 };
 
+/** Runs `use` on a pool of the store; whatever stops it is one of the typed errors (see connectionError). */
 async function withStorePool<T>(url: string, use: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const pool = await openStorePool(url);
   try {
     return await use(pool);
+  } catch (error) {
+    throw connectionError(url, error);
   } finally {
     await pool.end();
   }

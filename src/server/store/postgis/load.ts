@@ -8,14 +8,12 @@ import { spawn } from "node:child_process";
 import type pg from "pg";
 import { OSM2PGSQL_STYLE } from "../osm2pgsql-style.js";
 import { FEATURE_TABLES, type FeatureTable } from "../../../model/features.js";
+import { LoadFailed } from "../../errors.js";
 import { type LoadOptions, type LoadSummary } from "../store.js";
 import { shownLocation } from "../location.js";
 import { connectionError, openPool } from "./connection.js";
 import { ISO_TIME } from "./rows.js";
 import { DROP_OWN_TABLES_SQL, POST_IMPORT_SQL } from "./schema.js";
-
-/** A load that failed for a reason of the input or the environment, said in one line. */
-export class LoadError extends Error {}
 
 export async function loadWithOsm2pgsql(input: string, url: string, options: LoadOptions): Promise<LoadSummary> {
   const started = performance.now();
@@ -41,7 +39,7 @@ export async function loadWithOsm2pgsql(input: string, url: string, options: Loa
     options.onProgress?.(1);
     return { counts, replicationTimestamp };
   } catch (error) {
-    throw error instanceof LoadError ? error : connectionError(url, error);
+    throw connectionError(url, error);
   } finally {
     await pool.end();
   }
@@ -76,7 +74,7 @@ const PACKAGE = "osm2pgsql";
 
 /**
  * Runs osm2pgsql on a file (--create) or a change file (--append); its last error line becomes
- * the LoadError. The password travels in the environment, not on the command line.
+ * the LoadFailed error. The password travels in the environment, not on the command line.
  */
 export function runOsm2pgsql(mode: "--create" | "--append", input: string, url: string, signal?: AbortSignal): Promise<void> {
   const connection = new URL(url);
@@ -91,13 +89,13 @@ export function runOsm2pgsql(mode: "--create" | "--append", input: string, url: 
       log = (log + text).slice(-8192);
     });
     child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") reject(new LoadError(`osm2pgsql not found: install the Debian package ${PACKAGE} to load into ${shownLocation(url)}`));
-      else if (error.name === "AbortError") reject(new LoadError(`the load of ${input} was interrupted`));
+      if (error.code === "ENOENT") reject(new LoadFailed({ why: `osm2pgsql not found: install the Debian package ${PACKAGE} to load into ${shownLocation(url)}` }));
+      else if (error.name === "AbortError") reject(new LoadFailed({ why: `the load of ${input} was interrupted` }));
       else reject(error);
     });
     child.on("close", (code) => {
       if (code === 0) resolve();
-      else if (code !== null) reject(new LoadError(`osm2pgsql could not ${mode === "--create" ? "load" : "apply"} ${input}: ${lastError(log)}`));
+      else if (code !== null) reject(new LoadFailed({ why: `osm2pgsql could not ${mode === "--create" ? "load" : "apply"} ${input}: ${lastError(log)}` }));
     });
   });
 }

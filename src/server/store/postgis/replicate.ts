@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import type pg from "pg";
 import { shownLocation } from "../location.js";
 import type { ReplicateOptions, ReplicateSummary } from "../store.js";
-import { LoadError } from "./load.js";
+import { LoadFailed } from "../../errors.js";
 
 /** The Debian package that has osm2pgsql-replication. */
 const PACKAGE = "osm2pgsql";
@@ -41,10 +41,10 @@ async function fetchState(server: string, path: string): Promise<State | null> {
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    throw new LoadError(`cannot reach the replication server ${server}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`);
+    throw new LoadFailed({ why: `cannot reach the replication server ${server}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}` });
   }
   if (response.status === 404) return null;
-  if (!response.ok) throw new LoadError(`the replication server ${server} answered ${response.status} for ${url.pathname}`);
+  if (!response.ok) throw new LoadFailed({ why: `the replication server ${server} answered ${response.status} for ${url.pathname}` });
   const values = new Map(
     (await response.text())
       .split("\n")
@@ -54,7 +54,7 @@ async function fetchState(server: string, path: string): Promise<State | null> {
   const sequence = Number(values.get("sequenceNumber"));
   const timestamp = values.get("timestamp");
   if (!Number.isSafeInteger(sequence) || timestamp === undefined || Number.isNaN(Date.parse(timestamp))) {
-    throw new LoadError(`${url} is no replication state (it needs sequenceNumber and timestamp): is ${server} a replication server?`);
+    throw new LoadFailed({ why: `${url} is no replication state (it needs sequenceNumber and timestamp): is ${server} a replication server?` });
   }
   return { sequence, timestamp: new Date(Date.parse(timestamp)).toISOString().replace(/\.000Z$/, "Z") };
 }
@@ -62,7 +62,7 @@ async function fetchState(server: string, path: string): Promise<State | null> {
 /** The last sequence whose state is at or before `time`: back in growing steps from the newest, then halving. */
 async function sequenceAt(server: string, time: string): Promise<State> {
   const current = await fetchState(server, "state.txt");
-  if (current === null) throw new LoadError(`${server} has no state.txt: is it a replication server?`);
+  if (current === null) throw new LoadFailed({ why: `${server} has no state.txt: is it a replication server?` });
   if (current.timestamp <= time) return current;
   let newer = current;
   let older: State | null = null;
@@ -71,14 +71,14 @@ async function sequenceAt(server: string, time: string): Promise<State> {
     const state = await fetchState(server, statePath(sequence));
     if (state === null || sequence === 0) {
       if (state !== null && state.timestamp <= time) older = state;
-      else throw new LoadError(`${server} has no state as old as the store's data (${time}): replicate from a server that goes back that far`);
+      else throw new LoadFailed({ why: `${server} has no state as old as the store's data (${time}): replicate from a server that goes back that far` });
     } else if (state.timestamp <= time) older = state;
     else newer = state;
   }
   while (newer.sequence - older.sequence > 1) {
     const middle = Math.floor((older.sequence + newer.sequence) / 2);
     const state = await fetchState(server, statePath(middle));
-    if (state === null) throw new LoadError(`${server} has no state ${middle}, between ${older.sequence} and ${newer.sequence}`);
+    if (state === null) throw new LoadFailed({ why: `${server} has no state ${middle}, between ${older.sequence} and ${newer.sequence}` });
     if (state.timestamp <= time) older = state;
     else newer = state;
   }
@@ -97,7 +97,7 @@ async function replicationState(pool: pg.Pool, server: string | undefined, locat
 async function startReplication(pool: pg.Pool, server: string, location: string): Promise<{ url: string; sequence: number }> {
   const { rows: meta } = await pool.query<{ value: string }>("SELECT value FROM basemodel_meta WHERE key = 'replication_timestamp'");
   const since = meta[0]?.value;
-  if (since === undefined) throw new LoadError(`${shownLocation(location)} has no replication timestamp to start from: import a file whose header has one`);
+  if (since === undefined) throw new LoadFailed({ why: `${shownLocation(location)} has no replication timestamp to start from: import a file whose header has one` });
   const start = await sequenceAt(server, since);
   await pool.query(`DROP TABLE IF EXISTS ${STATUS_TABLE}`);
   await pool.query(`CREATE TABLE ${STATUS_TABLE} (url TEXT, sequence INTEGER, importdate TIMESTAMP WITH TIME ZONE)`);
@@ -122,11 +122,11 @@ export async function replicateWithOsm2pgsql(pool: pg.Pool, location: string, op
       log = (log + text).slice(-8192);
     });
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new LoadError(`osm2pgsql-replication not found: install the Debian package ${PACKAGE}`) : error),
+      reject(error.code === "ENOENT" ? new LoadFailed({ why: `osm2pgsql-replication not found: install the Debian package ${PACKAGE}` }) : error),
     );
     child.on("close", (code) => {
       if (code === 0) resolve();
-      else reject(new LoadError(`osm2pgsql-replication could not update ${shownLocation(location)} from ${from.url}: ${lastLine(log)}`));
+      else reject(new LoadFailed({ why: `osm2pgsql-replication could not update ${shownLocation(location)} from ${from.url}: ${lastLine(log)}` }));
     });
   });
   const { rows } = await pool.query<{ sequence: number }>(`SELECT sequence FROM ${STATUS_TABLE}`);

@@ -7,9 +7,12 @@
  */
 import { existsSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
+import { DriverMissing, NotAStore, StoreMissing, StoreSchemaVersion, StoreUnreadable } from "../../errors.js";
+import { isDatabaseUrl } from "../location.js";
 import type { BBox } from "../../../model/geojson.js";
 import { toFeature, type FeatureRow } from "../feature-rows.js";
 import { SqliteReports } from "./reports.js";
+import { sqliteFailure } from "./failure.js";
 import { createSchema, FEATURE_ROW_COLUMNS, SCHEMA_VERSION } from "./schema.js";
 import { candidateWhere } from "./where.js";
 import { SqliteUpdate } from "./update.js";
@@ -24,11 +27,13 @@ import type { Changeset, FeatureTable, FindingRow, FindingValueCount, FindingVal
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 
+const DRIVERS = ["better-sqlite3"];
+
 async function loadDriver(): Promise<typeof BetterSqlite3> {
   try {
     return (await import("better-sqlite3")).default;
   } catch (error) {
-    throw new Error("The SQLite store needs the optional dependency better-sqlite3: run `npm install better-sqlite3@12`", { cause: error });
+    throw new DriverMissing({ user: "The SQLite store", packages: DRIVERS }, { cause: error });
   }
 }
 
@@ -40,7 +45,10 @@ const BUSY_TIMEOUT_MS = 30_000;
 
 export const sqliteStoreFactory: EmbeddedStoreFactory = {
   kind: "embedded",
-  damaged: damagedStoreError,
+  // Any location that names no database: a file path.
+  takes: (location) => !isDatabaseUrl(location),
+  drivers: DRIVERS,
+  failure: sqliteFailure,
   async create(path) {
     if (existsSync(path)) throw new Error(`Cannot create a store at ${path}: the file exists`);
     const Driver = await loadDriver();
@@ -49,9 +57,15 @@ export const sqliteStoreFactory: EmbeddedStoreFactory = {
     return new SqliteFeatureStore(db);
   },
   async open(path) {
+    // A mistyped path must fail, not create an empty store.
+    if (!existsSync(path)) throw new StoreMissing({ location: path });
     const Driver = await loadDriver();
-    // fileMustExist: opening a mistyped path must fail, not create an empty store.
-    const db = new Driver(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    let db: Database;
+    try {
+      db = new Driver(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    } catch (error) {
+      throw new StoreUnreadable({ location: path, why: (error as Error).message }, { cause: error });
+    }
     let version: unknown;
     try {
       version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
@@ -60,33 +74,23 @@ export const sqliteStoreFactory: EmbeddedStoreFactory = {
       // tables, is answered below.
       if ((error as { code?: unknown }).code === "SQLITE_CORRUPT") {
         db.close();
-        throw damagedStoreError(path, error);
+        throw sqliteFailure(path, error) ?? error;
       }
     }
     if (version !== SCHEMA_VERSION) {
       db.close();
-      throw new Error(
-        typeof version === "string"
-          ? `${path} is a feature store of schema version ${version}, and this basemodel reads version ${SCHEMA_VERSION}: import the OSM file again with \`basemodel import\``
-          : `${path} is not a feature store`,
-      );
+      throw typeof version === "string" ? new StoreSchemaVersion({ location: path, found: version, reads: SCHEMA_VERSION }) : new NotAStore({ location: path });
     }
-    // Stores imported before WAL was the default are turned over on their first open.
-    db.pragma("journal_mode = WAL");
+    try {
+      // Stores imported before WAL was the default are turned over on their first open.
+      db.pragma("journal_mode = WAL");
+    } catch (error) {
+      db.close();
+      throw sqliteFailure(path, error) ?? error;
+    }
     return new SqliteFeatureStore(db);
   },
 };
-
-/**
- * The error for a store that SQLite finds damaged (cut short, overwritten), as one line naming
- * the file; undefined for any other error. Such a file fails when it is opened, or only when a
- * damaged page is read.
- */
-export function damagedStoreError(path: string, error: unknown): Error | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (code !== "SQLITE_CORRUPT" && code !== "SQLITE_NOTADB") return undefined;
-  return new Error(`${path} is damaged (${(error as Error).message}): restore it from a copy, or import the OSM file again`, { cause: error });
-}
 
 /** A FeatureRow followed by ANNOTATION_COLUMNS. */
 type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null, closedAt: string | null];
