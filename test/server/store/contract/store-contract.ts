@@ -11,10 +11,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURE_TABLES, type ChangesetFilter, type FeatureTable, type FindingRow, type FindingValueRow, type OsmFeature } from "../../../../src/model/features.js";
 import { bboxesIntersect, geometryBBox, type BBox, type Geometry } from "../../../../src/model/geojson.js";
-import { isTagGroup, type GeometryKind, type TagFilter } from "../../../../src/model/query.js";
+import { areaOf, isTagGroup, type AreaFilter, type GeometryKind, type TagFilter } from "../../../../src/model/query.js";
 import { importOsm } from "../../../../src/server/fill/import.js";
 import { checkWholeStore, updateStore } from "../../../../src/server/fill/update-store.js";
-import { prepareArea, type PreparedArea } from "../../../../src/server/geometry/geos.js";
 import { EVERYWHERE } from "../../../../src/server/query/everywhere.js";
 import { storeFactory } from "../../../../src/server/store/open.js";
 import type { CandidateOptions, CheckableFeatureStore, FindingFilter, Page } from "../../../../src/server/store/store.js";
@@ -118,7 +117,8 @@ const TAG_FILTERS: TagFilter[] = [
 export function describeStoreContract(name: string, place: (() => Promise<string>) | undefined): void {
   describe.skipIf(place === undefined)(`the feature store contract: ${name}`, { timeout: 300_000 }, () => {
     let store: CheckableFeatureStore;
-    let area: PreparedArea;
+    /** The area the contract queries by: plain data, as every store receives it. */
+    const area: AreaFilter = areaOf(L_SHAPE);
     /** Every feature of the store, annotated, by table, in osm_id order. */
     const features = {} as Record<FeatureTable, OsmFeature[]>;
     const byKey = new Map<string, OsmFeature>();
@@ -127,7 +127,6 @@ export function describeStoreContract(name: string, place: (() => Promise<string
 
     beforeAll(async () => {
       store = await loadContractData(await place!());
-      area = await prepareArea(L_SHAPE);
       for (const table of FEATURE_TABLES) {
         features[table] = await collect(store.candidates(table, EVERYWHERE, { annotated: true }));
         for (const feature of features[table]) byKey.set(key(table, feature.osmId), feature);
@@ -135,7 +134,6 @@ export function describeStoreContract(name: string, place: (() => Promise<string
       statuses = [...new Set(FEATURE_TABLES.flatMap((table) => features[table].flatMap((feature) => feature.annotations!.statuses)))].sort();
     }, 600_000);
     afterAll(async () => {
-      area?.dispose();
       await store?.close();
     });
 
