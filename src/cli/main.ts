@@ -12,6 +12,9 @@ import { PROFILE_NAMES, RULE_SET_NAMES, RULES_OPTIONS, type RuleSetName } from "
 import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE } from "./io.js";
 import { runValidate, type ValidateFlags } from "./validate.js";
+import { loadConfig } from "./config.js";
+import { chooseRules } from "./rule-choices.js";
+import { formatNames } from "../validator/report/index.js";
 import { packageFile } from "../package-files.js";
 
 const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
@@ -93,7 +96,10 @@ function program(): Command {
   cli
     .command("validate")
     .description("validate base model items in files, folders (*.json, recursively), globs, or - (standard input)")
-    .argument("[paths...]", "files, folders, globs; - reads standard input")
+    .argument(
+      "[paths...]",
+      "files, folders, globs; - reads standard input. A folder walk (and a glob) skips hidden files and folders (.name), node_modules and .git, and the JSON files it finds that are not STAC at all (counted in the summary); a file named is always checked",
+    )
     .addOption(prefixOption())
     .addOption(schemaUrlOption())
     .option("--strict", "count warnings as errors")
@@ -111,9 +117,9 @@ function program(): Command {
     .option("--link-timeout <seconds>", "with --check-links: how long one request may take (default 10)", numberAtLeast(0.001, false))
     .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
-    .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")
+    .addOption(new Option("-f, --format <format>", "output format (default text)").choices(formatNames))
     .addOption(configOption())
-    .option("--ignore <glob>", "skip files matching this glob (repeatable); node_modules and .git are always skipped", collect, [])
+    .option("--ignore <glob>", "skip files and folders matching this glob, relative to the folder walked (to the working folder for a glob); repeatable. Hidden ones, node_modules and .git are always skipped", collect, [])
     .option("--color", "colour the text output")
     .option("--no-color", "never colour the text output")
     .option("--stdin-filename <name>", "name shown for standard input; .ndjson/.jsonl reads it as NDJSON")
@@ -136,7 +142,9 @@ function program(): Command {
     .addOption(schemaUrlOption())
     .addOption(configOption())
     .action(async (flags: { rules?: RuleSetName; prefix?: string; schemaUrl?: string; config?: string }) => {
-      const [{ createValidator }, { loadConfig }, { chooseRules }] = await Promise.all([import("../index.js"), import("./config.js"), import("./rule-choices.js")]);
+      // The configuration and rule choices are validate's, loaded already: importing them again
+      // would make them chunks of their own, and every run start with more files to read.
+      const { createValidator } = await import("../index.js");
       const { config } = loadConfig(process.cwd(), flags.config);
       // "auto" chooses per item: with no item, the default set's schema.
       const { rules } = chooseRules(flags, config);
