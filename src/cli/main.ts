@@ -107,7 +107,7 @@ function program(): Command {
     .option("--stac", "also check core STAC (by stac_version) and every extension in stac_extensions, offline")
     .option("--no-stac", "do not check core STAC and extensions (overrides the configuration file)")
     .addOption(rulesOption(RULES_OPTIONS))
-    .option("--fair-checks", "also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters")
+    .option("--fair-checks", "also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters, the checkpoint and model assets at http(s) URLs; and fAIr's dataset items, by fAIr's dataset rules")
     .option("--no-fair-checks", "do not run fAIr's CI checks (overrides the configuration file or profile)")
     .addOption(new Option("--profile <name>", "fair-ci: --stac --rules v1.0.0-current --fair-checks, what fAIr's catalogue CI checks today (options given beside it win)").choices(PROFILE_NAMES))
     .option("--schema-map <url=file>", 'with --stac: check the extension whose schema URL is <url> against a local file (repeatable); <url-prefix>/=<folder> maps every URL under the prefix to the same path under the folder', collect)
