@@ -4,7 +4,8 @@
 //  3. src/generated/stac/*.cjs       the official STAC schemas of schema/stac/ compiled ahead of
 //                                    time, one module per schema (scripts/build-stac.mjs)
 //     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
-//                                    set (scripts/build-rule-sets.mjs)
+//                                    set, and src/generated/datasets/*.cjs fAIr's dataset rules
+//                                    (schema/datasets/) alike (scripts/build-rule-sets.mjs)
 //  4. tsc                            src -> dist (the type-level check against the schema runs here);
 //                                    the wire types of src/server/api written out as plain types
 //                                    in their declarations (scripts/wire-types.mjs)
@@ -53,8 +54,10 @@ compile(new URL("tsconfig.json", root).pathname);
 // dist/stac and dist/cli-bundle (two levels below the package, as src/validator/stac) find them alike.
 rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });
 cpSync(new URL("stac/", generated), new URL("dist/generated/stac/", root), { recursive: true });
-rmSync(new URL("dist/generated/rule-sets/", root), { recursive: true, force: true });
-cpSync(new URL("rule-sets/", generated), new URL("dist/generated/rule-sets/", root), { recursive: true });
+for (const folder of ["rule-sets/", "datasets/"]) {
+  rmSync(new URL(`dist/generated/${folder}`, root), { recursive: true, force: true });
+  cpSync(new URL(folder, generated), new URL(`dist/generated/${folder}`, root), { recursive: true });
+}
 
 // The command line as a handful of modules, commander, chalk and Ajv's runtime inside: a run
 // then resolves, reads and compiles a few files instead of dozens, a third of what validating

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isRulesOption, PROFILE_NAMES, RULES_OPTIONS, type ProfileName, type RulesOption } from "../validator/item/rule-sets.js";
+import { closest } from "../diagnostics/suggest.js";
 import { UsageError } from "./usage-error.js";
+import { isYamlFile } from "./yaml-files.js";
 
 /** Settings a config file may hold; command-line flags win over them. */
 export interface FileConfig {
@@ -52,11 +54,17 @@ const EXPECTED: Record<keyof FileConfig, string> = {
 
 export const CONFIG_FILE = "basemodel.config.json";
 
+/** A setting the configuration does not have, with the one most likely meant, as a mistyped flag gets. */
+export function unknownSetting(source: string, key: string, settings: readonly string[]): string {
+  const meant = closest(key, settings);
+  return `${source}: unknown setting "${key}"${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; the settings are ${settings.join(", ")}`;
+}
+
 /** The settings, or a UsageError listing every problem, one line each: fixing them one run at a time is tedious. */
 function checked(raw: unknown, source: string): FileConfig {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new UsageError(`${source}: the configuration must be a JSON object`);
   const problems = Object.entries(raw).flatMap(([key, value]) => {
-    if (!Object.hasOwn(CHECKS, key)) return [`${source}: unknown setting "${key}"; the settings are ${Object.keys(CHECKS).join(", ")}`];
+    if (!Object.hasOwn(CHECKS, key)) return [unknownSetting(source, key, Object.keys(CHECKS))];
     if (!CHECKS[key as keyof FileConfig](value)) return [`${source}: "${key}" must be ${EXPECTED[key as keyof FileConfig]}; found ${JSON.stringify(value)}`];
     return [];
   });
@@ -74,6 +82,7 @@ function readJson(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (isYamlFile(file)) throw new UsageError(`${file} is YAML; basemodel reads its configuration as JSON: write it as ${CONFIG_FILE}, or as "basemodel" in package.json`);
     throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -13,13 +13,21 @@ export interface FoundFile {
    * the folder as typed, a glob's match as the glob was written (absolute if it was).
    */
   shown: string;
+  /**
+   * For a file a folder walk or a glob found, rather than one named itself: its path as --ignore
+   * patterns see it (relative to the folder walked; a glob's match as written).
+   */
+  ignorePath?: string;
 }
 
 export interface FoundFiles {
   /** Each file once (shown as first found), sorted by absolute path. */
   files: FoundFile[];
-  /** Paths that could not be listed (a folder without permission, a missing path), with the reason. */
-  problems: Array<{ path: string; reason: string }>;
+  /**
+   * Paths that could not be listed (a folder without permission, a missing path), with the
+   * reason; `ignorePath` as for files, when a walk came upon it.
+   */
+  problems: Array<{ path: string; reason: string; ignorePath?: string }>;
   /** Globs that matched nothing. */
   emptyGlobs: string[];
 }
@@ -61,20 +69,24 @@ async function ignoreMatcher(ignore: readonly string[]): Promise<(path: string) 
  * does not follow symbolic links to folders (as git does), so a link loop cannot trap it.
  */
 export async function findFiles(args: readonly string[], cwd: string, ignore: readonly string[]): Promise<FoundFiles> {
-  const files = new Map<string, string>();
-  const add = (path: string, shown: string) => {
-    if (!files.has(path)) files.set(path, shown);
+  const files = new Map<string, Omit<FoundFile, "path">>();
+  // A file both named and found counts as named.
+  const add = (path: string, shown: string, ignorePath?: string) => {
+    const known = files.get(path);
+    if (known === undefined) files.set(path, ignorePath === undefined ? { shown } : { shown, ignorePath });
+    else if (ignorePath === undefined) delete known.ignorePath;
   };
   const problems: FoundFiles["problems"] = [];
   const emptyGlobs: string[] = [];
   let ignored: ((path: string) => boolean) | undefined;
 
   // fast-glob lists folders by their absolute path; a folder it cannot list is shown as the glob was written.
+  // A folder that does not exist is no problem: the glob matches nothing there, which is said once.
   const recordingFs = (pattern: string) => ({
     readdir: ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) =>
       fs.readdir(path, options as { withFileTypes: true }, (error, entries) => {
         const shown = isAbsolute(pattern) ? path : relative(cwd, path) || ".";
-        if (error) problems.push({ path: shown, reason: `cannot list this folder: ${reasonOf(error)}` });
+        if (error && error.code !== "ENOENT") problems.push({ path: shown, reason: `cannot list this folder: ${reasonOf(error)}`, ignorePath: `${shown}/**` });
         callback(error, entries);
       })) as unknown as typeof fs.readdir,
   });
@@ -105,7 +117,7 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
       if ((await loadFastGlob()).isDynamicPattern(arg)) {
         const matched = await glob(arg);
         if (matched.length === 0) emptyGlobs.push(arg);
-        for (const match of matched) add(resolve(cwd, match), match);
+        for (const match of matched) add(resolve(cwd, match), match, match);
       } else if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
         problems.push({ path: arg, reason: reasonOf(error as NodeJS.ErrnoException) });
       } else {
@@ -115,14 +127,15 @@ export async function findFiles(args: readonly string[], cwd: string, ignore: re
       continue;
     }
     if (isDirectory) {
+      // The folder named itself is named; one inside it was found by the walk.
       const unreadable = (folder: string, error: NodeJS.ErrnoException) =>
-        problems.push({ path: join(arg, folder), reason: `cannot list this folder: ${reasonOf(error)}` });
+        problems.push({ path: join(arg, folder), reason: `cannot list this folder: ${reasonOf(error)}`, ...(folder !== "" && { ignorePath: `${folder}/**` }) });
       ignored ??= await ignoreMatcher(ignore);
-      for (const inside of walkFolder(path, ignored, unreadable)) add(join(path, inside), join(arg, inside));
+      for (const inside of walkFolder(path, ignored, unreadable)) add(join(path, inside), join(arg, inside), inside);
     } else add(path, arg);
   }
   const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { files: sorted.map(([path, shown]) => ({ path, shown })), problems, emptyGlobs };
+  return { files: sorted.map(([path, found]) => ({ path, ...found })), problems, emptyGlobs };
 }
 
 /**

@@ -13,6 +13,9 @@ import { UsageError } from "./usage-error.js";
 import { EXIT_USAGE } from "./io.js";
 import { reportFailure } from "./shell.js";
 import { runValidate, type ValidateFlags } from "./validate.js";
+import { loadConfig } from "./config.js";
+import { chooseRules } from "./rule-choices.js";
+import { formatNames } from "../validator/report/index.js";
 import { packageFile } from "../package-files.js";
 
 const { version } = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string };
@@ -94,7 +97,10 @@ function program(): Command {
   cli
     .command("validate")
     .description("validate base model items in files, folders (*.json, recursively), globs, or - (standard input)")
-    .argument("[paths...]", "files, folders, globs; - reads standard input")
+    .argument(
+      "[paths...]",
+      "files, folders, globs; - reads standard input. A folder walk (and a glob) skips hidden files and folders (.name), node_modules and .git, and the JSON files it finds that are not STAC at all (counted in the summary); a file named is always checked",
+    )
     .addOption(prefixOption())
     .addOption(schemaUrlOption())
     .option("--strict", "count warnings as errors")
@@ -102,7 +108,7 @@ function program(): Command {
     .option("--stac", "also check core STAC (by stac_version) and every extension in stac_extensions, offline")
     .option("--no-stac", "do not check core STAC and extensions (overrides the configuration file)")
     .addOption(rulesOption(RULES_OPTIONS))
-    .option("--fair-checks", "also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters")
+    .option("--fair-checks", "also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters, the checkpoint and model assets at http(s) URLs; and fAIr's dataset items, by fAIr's dataset rules")
     .option("--no-fair-checks", "do not run fAIr's CI checks (overrides the configuration file or profile)")
     .addOption(new Option("--profile <name>", "fair-ci: --stac --rules v1.0.0-current --fair-checks, what fAIr's catalogue CI checks today (options given beside it win)").choices(PROFILE_NAMES))
     .option("--schema-map <url=file>", 'with --stac: check the extension whose schema URL is <url> against a local file (repeatable); <url-prefix>/=<folder> maps every URL under the prefix to the same path under the folder', collect)
@@ -112,9 +118,9 @@ function program(): Command {
     .option("--link-timeout <seconds>", "with --check-links: how long one request may take (default 10)", numberAtLeast(0.001, false))
     .option("--max-errors <n>", "at most this many issues per item (default 100)", numberAtLeast(1, true))
     .option("-q, --quiet", "print only errors: no valid files, no warnings (text format; the summary still counts them)")
-    .option("-f, --format <format>", "text, json, github, sarif or junit (default text)")
+    .addOption(new Option("-f, --format <format>", "output format (default text)").choices(formatNames))
     .addOption(configOption())
-    .option("--ignore <glob>", "skip files matching this glob (repeatable); node_modules and .git are always skipped", collect, [])
+    .option("--ignore <glob>", "skip files and folders matching this glob, relative to the folder walked (to the working folder for a glob); repeatable. Hidden ones, node_modules and .git are always skipped", collect, [])
     .option("--color", "colour the text output")
     .option("--no-color", "never colour the text output")
     .option("--stdin-filename <name>", "name shown for standard input; .ndjson/.jsonl reads it as NDJSON")
@@ -137,7 +143,9 @@ function program(): Command {
     .addOption(schemaUrlOption())
     .addOption(configOption())
     .action(async (flags: { rules?: RuleSetName; prefix?: string; schemaUrl?: string; config?: string }) => {
-      const [{ createValidator }, { loadConfig }, { chooseRules }] = await Promise.all([import("../index.js"), import("./config.js"), import("./rule-choices.js")]);
+      // The configuration and rule choices are validate's, loaded already: importing them again
+      // would make them chunks of their own, and every run start with more files to read.
+      const { createValidator } = await import("../index.js");
       const { config } = loadConfig(process.cwd(), flags.config);
       // "auto" chooses per item: with no item, the default set's schema.
       const { rules } = chooseRules(flags, config);

@@ -6,14 +6,16 @@ import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
 import type { DocumentFormat } from "../validator/engine/text.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
 import { formatNames, loadFormatter } from "../validator/report/index.js";
-import type { FileReport, RuleSetCounts, RunReport } from "../validator/report/types.js";
+import type { FileReport, RuleSetCounts, RunReport, RunSummary } from "../validator/report/types.js";
 import { defaultSchemaCache } from "../validator/stac/cache.js";
 import { loadConfig } from "./config.js";
 import { chooseRules } from "./rule-choices.js";
 import { findFiles } from "./files.js";
+import { ignoreHint, isOtherJson, withIgnoreHint } from "./found-files.js";
 import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
 import { runSchemaMap } from "./schema-map.js";
 import { UsageError } from "./usage-error.js";
+import { isYamlFile } from "./yaml-files.js";
 import { byPosition } from "../diagnostics/issue.js";
 import { EXIT_INVALID, EXIT_USAGE, EXIT_VALID, progress, type Io } from "./io.js";
 
@@ -62,6 +64,16 @@ function fileReport(file: string, bytes: Buffer, validator: Validator): FileRepo
     hasIssues ||= item.errors.length > 0 || item.warnings.length > 0;
   }
   return hasIssues ? { file, items, source: bytes.toString("utf8") } : { file, items };
+}
+
+/** A YAML file that is not also JSON is said to be YAML, rather than JSON with a syntax error where YAML begins. */
+function withYamlNote(report: FileReport): FileReport {
+  const syntax = isYamlFile(report.file) && report.items.length === 1 ? report.items[0]!.errors.find((issue) => issue.rule === "json-syntax") : undefined;
+  if (syntax !== undefined) {
+    syntax.message = "the file is YAML, and basemodel reads items written in JSON";
+    syntax.suggestion = "convert it to JSON first, e.g. with yq -o=json";
+  }
+  return report;
 }
 
 /** The report of one input: its items, or why it could not be read. */
@@ -118,30 +130,47 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
     ignore,
   );
   for (const glob of found.emptyGlobs) io.stderr.write(`basemodel: no file matches ${glob}\n`);
-  for (const problem of found.problems) reports.push({ file: problem.path, items: [], readError: problem.reason });
+  for (const { path, reason, ignorePath } of found.problems) {
+    reports.push({ file: path, items: [], readError: ignorePath === undefined ? reason : `${reason} (${ignoreHint(ignorePath)})` });
+  }
+  /** Found files that are JSON but not STAC at all, as shown. */
+  const skipped: string[] = [];
   // Loaded only when asked: a plain run sends no request and loads nothing that does.
   const fetchSchemas = flags.fetch && !flags.offline ? (await import("./schema-fetch.js")).schemaFetchStep(validator.settings, io) : undefined;
   const links = flags.checkLinks ? new (await import("./links.js")).LinkStep(flags.linkTimeout === undefined ? {} : { timeoutMs: flags.linkTimeout * 1000 }, io) : undefined;
-  const validateInput = async (file: string, read: ReadResult, fromStdin = false) => {
+  /** `ignorePath`: the input is a file a walk or a glob found (see found-files.ts). */
+  const validateInput = async (file: string, read: ReadResult, { fromStdin = false, ignorePath }: { fromStdin?: boolean; ignorePath?: string } = {}) => {
     if (fetchSchemas !== undefined && "bytes" in read) await fetchSchemas(read.bytes, formatOf(file));
-    const report = withNdjsonHint(inputReport(file, read, validator), fromStdin);
+    let report = withYamlNote(withNdjsonHint(inputReport(file, read, validator), fromStdin));
+    if (ignorePath !== undefined && "bytes" in read) {
+      if (isOtherJson(report, read.bytes)) {
+        skipped.push(file);
+        return;
+      }
+      report = withIgnoreHint(report, ignorePath);
+    }
     if (links !== undefined && "bytes" in read) links.add(report, read.bytes, formatOf(file));
     reports.push(report);
   };
-  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), true);
+  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), { fromStdin: true });
 
   const tick = progress(io, found.files.length);
-  for (const [index, { path, shown }] of found.files.entries()) {
-    await validateInput(shown, readItemFile(path));
+  for (const [index, { path, shown, ignorePath }] of found.files.entries()) {
+    await validateInput(shown, readItemFile(path), { ignorePath });
     tick(index + 1);
   }
   await links?.run();
 
   if (reports.length === 0) {
-    io.stderr.write("basemodel: no file matched; nothing was validated\n");
+    // A glob that matched nothing said so already.
+    if (skipped.length > 0) {
+      const { skippedText } = await import("../validator/report/labels.js");
+      io.stderr.write(`basemodel: nothing was validated: ${skippedText(skipped.length)}, none of them STAC\n`);
+    }
+    else if (found.emptyGlobs.length === 0) io.stderr.write("basemodel: no file matched; nothing was validated\n");
     return EXIT_USAGE;
   }
-  const report = summarise(reports, validator, performance.now() - started);
+  const report = summarise(reports, skipped, validator, performance.now() - started);
   io.stdout.write(formatter(report, { color: useColor(flags.color, io.env, io.stdout.isTTY), quiet: flags.quiet ?? config.quiet ?? false }));
   if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) {
     const { formatStepSummary } = await import("../validator/report/github.js");
@@ -161,8 +190,8 @@ function checkNetworkFlags(flags: ValidateFlags, stac: boolean): void {
   if (flags.linkTimeout !== undefined && !flags.checkLinks) throw new UsageError("--link-timeout is the timeout of --check-links: add --check-links");
 }
 
-function summarise(files: FileReport[], validator: Validator, durationMs: number): RunReport {
-  const summary = { files: files.length, unreadable: 0, items: 0, valid: 0, invalid: 0, errors: 0, warnings: 0, omittedErrors: 0, omittedWarnings: 0, durationMs: Math.round(durationMs) };
+function summarise(files: FileReport[], skipped: string[], validator: Validator, durationMs: number): RunReport {
+  const summary: RunSummary = { files: files.length, unreadable: 0, items: 0, valid: 0, invalid: 0, errors: 0, warnings: 0, omittedErrors: 0, omittedWarnings: 0, durationMs: Math.round(durationMs) };
   for (const file of files) {
     if (file.readError !== undefined) summary.unreadable++;
     for (const item of file.items) {
@@ -176,8 +205,14 @@ function summarise(files: FileReport[], validator: Validator, durationMs: number
     }
   }
   const ruleSets = judgedBy(files);
+  if (ruleSets !== undefined) summary.ruleSets = ruleSets;
   const { prefix, schemaUrl, strict, stac, rules, fairChecks } = validator.settings;
-  return { files, summary: ruleSets === undefined ? summary : { ...summary, ruleSets }, settings: { prefix, schemaUrl, strict, stac, rules, fairChecks } };
+  const report: RunReport = { files, summary, settings: { prefix, schemaUrl, strict, stac, rules, fairChecks } };
+  if (skipped.length > 0) {
+    summary.skipped = skipped.length;
+    report.skipped = skipped;
+  }
+  return report;
 }
 
 /** How many items each rule set judged (items that are not JSON were judged by none). */

@@ -22,6 +22,7 @@ export type RuleId =
   | "fair-keyword"
   | "fair-hyperparameter-spec"
   | "fair-hyperparameter-spec-entry"
+  | "fair-model-asset"
   // --stac: the official STAC schemas, and our own messages for what they say badly
   | "stac-core"
   | "stac-extension"

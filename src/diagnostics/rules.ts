@@ -106,7 +106,8 @@ export const rules: readonly Rule[] = [
   {
     id: "schema-url",
     severity: "error",
-    summary: "stac_extensions lists the base model schema identifier (the rule set's: v1.0.0 and v1.0.0-current share one, v1.1.0 has its own).",
+    summary:
+      "stac_extensions lists the base model schema identifier (the rule set's: v1.0.0 and v1.0.0-current share one, v1.1.0 has its own); with --fair-checks, a fAIr dataset item lists fAIr's dataset schema identifier, not a near miss of it.",
     appliesTo: "stac_extensions",
     example:
       "`\"stac_extensions\": []` -> stac_extensions must include the base model schema \"https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json\"; found an empty array",
@@ -133,10 +134,15 @@ export const rules: readonly Rule[] = [
       "An object with none of these gets this one error, which says what it looks like: a fAIr dataset item (its stac_extensions lists a `.../dataset/schema.json`), " +
       "a STAC Collection or Catalog, a STAC Item or GeoJSON Feature that describes no model, a JSON Schema, an npm package.json, an empty object, or else its first members; " +
       "`--fair-checks` does not look at it either, and `--stac` checks it only when it is a STAC Item (a Feature with a stac_version). " +
+      "A fAIr dataset item gets this error only without `--fair-checks`, with a suggestion naming the flag: `--fair-checks` (and `--profile fair-ci`) checks it as fAIr's CI does, " +
+      "by fAIr's dataset rules (schema/datasets/v1.0.0.schema.json, written from the facts of the schema fAIr publishes: the identifier in stac_extensions, title, description, " +
+      "label:type (vector or raster), label:tasks, label:classes (each with name and classes), keywords, fair:user_id, version, deprecated and providers, a fair:chip_count of at least 1, " +
+      "the assets chips and labels with an href), reported under the rule ids of the base model rules (`schema-url`, `required`, `type`, `enum`, `min-length`, `min-items`, `range`, `format`), and by fAIr's keyword check (`fair-keyword`); " +
+      "with `--stac` also by core STAC and every extension it declares but fAIr's dataset schema. " +
       "A GeoJSON FeatureCollection is never an item: a file's features are validated one by one, and when none of them is meant as an item the file gets this one error instead of one per feature. " +
       "A value that is not an object at all is a `type` error.",
     example:
-      'a fAIr dataset item -> not a base model item: found a dataset item (its stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json"); a base model item is a STAC Item whose stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json" and whose properties describe a model with mlm: members',
+      'a fAIr dataset item -> not a base model item: found a fAIr dataset item (its stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json") (--fair-checks or --profile fair-ci checks it by fAIr\'s dataset rules, as fAIr\'s CI does; in the library, fairChecks: true)',
   },
   {
     id: "range",
@@ -192,6 +198,19 @@ export const rules: readonly Rule[] = [
     appliesTo: "properties.fair:hyperparameters_spec and its entries",
     example:
       '`{"key": "epochs", "type": "int"}` -> properties.fair:hyperparameters_spec[0] ("epochs") has no "default" and "description"; fAIr\'s CI needs "type", "default" and "description" in every entry',
+  },
+  {
+    id: "fair-model-asset",
+    severity: "error",
+    summary:
+      "With --fair-checks: a model item has the two assets fAIr's CI downloads, checkpoint (the trained weights) and model (the ONNX export), each with an http(s) href, whatever the rule set requires of them.",
+    appliesTo: "assets.checkpoint and assets.model, and their href",
+    example:
+      'assets with "checkpoint" but no "model" -> "model" is missing from assets; fAIr\'s CI requires the assets "checkpoint" and "model" of every model item (add the model exported to ONNX at an http(s) URL as the asset "model")',
+    details:
+      "fAIr's CI says `Missing required asset 'model'` (or `'checkpoint'`), or that an asset's href must be an http(s) URL. " +
+      "What the rule set reported at an asset already is not said again: a missing checkpoint or a relative href under v1.0.0-current, a missing model under v1.0.0. " +
+      "fAIr's CI then sends each of the two hrefs a HEAD request: `--check-links` does that here (it is not part of `--profile fair-ci`, which sends no request).",
   },
   {
     id: "stac-core",

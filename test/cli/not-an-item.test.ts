@@ -20,18 +20,21 @@ const libraryIssues = (file: string, options: ValidatorOptions = {}) => {
 describe("a file that is no base model item: one line saying what it is", () => {
   const DATASET = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json";
 
-  const oneLine = (file: string, what: string) =>
-    `${file}\n  ${file}:1:1  error  not-a-base-model-item  not a base model item: found ${what}; ${EXPECTED_ITEM}\n    > 1 | {\n        | ^\n\n`;
+  /** What the dataset item's line says after what it is: the flag that checks it. */
+  const FLAG = " (--fair-checks or --profile fair-ci checks it by fAIr's dataset rules, as fAIr's CI does; in the library, fairChecks: true)";
+
+  const oneLine = (file: string, what: string, rest = `; ${EXPECTED_ITEM}`) =>
+    `${file}\n  ${file}:1:1  error  not-a-base-model-item  not a base model item: found ${what}${rest}\n    > 1 | {\n        | ^\n\n`;
 
   it.each([
-    ["a fAIr dataset item", "fixtures/not-items/dataset-item.json", `a dataset item (its stac_extensions lists "${DATASET}")`],
-    ["a STAC Collection", "fixtures/not-items/stac-collection.json", "a STAC Collection"],
-    ["package.json", "package.json", "an npm package.json"],
-    ["a GeoJSON file of buildings", "fixtures/not-items/buildings.json", "a GeoJSON FeatureCollection of 3 features, none of them a base model item"],
-  ])("%s, in text and json", async (_label, file, what) => {
+    ["a fAIr dataset item", "fixtures/not-items/dataset-item.json", `a fAIr dataset item (its stac_extensions lists "${DATASET}")`, FLAG],
+    ["a STAC Collection", "fixtures/not-items/stac-collection.json", "a STAC Collection", `; ${EXPECTED_ITEM}`],
+    ["package.json", "package.json", "an npm package.json", `; ${EXPECTED_ITEM}`],
+    ["a GeoJSON file of buildings", "fixtures/not-items/buildings.json", "a GeoJSON FeatureCollection of 3 features, none of them a base model item", `; ${EXPECTED_ITEM}`],
+  ])("%s, in text and json", async (_label, file, what, rest) => {
     const run = await basemodel(["validate", file, "--no-color"]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toBe(`${oneLine(file, what)}1 file, 1 item: 0 valid, 1 invalid; 1 error, 0 warnings; rules v1.0.0 (${/\((\d+ ms)\)\n$/.exec(run.stdout)?.[1]})\n`);
+    expect(run.stdout).toBe(`${oneLine(file, what, rest)}1 file, 1 item: 0 valid, 1 invalid; 1 error, 0 warnings; rules v1.0.0 (${/\((\d+ ms)\)\n$/.exec(run.stdout)?.[1]})\n`);
     const json = await basemodel(["validate", file, "--format", "json"]);
     const issues = jsonIssues(json.stdout);
     expect(issues).toEqual(libraryIssues(file));
@@ -48,11 +51,24 @@ describe("a file that is no base model item: one line saying what it is", () => 
     }
   });
 
-  it("a dataset item with --stac: the one line, and STAC's warning that fAIr's dataset schema is not bundled", async () => {
+  it("a dataset item with --stac: the one line, and nothing of fAIr's dataset schema being an extension --stac cannot check", async () => {
     const json = await basemodel(["validate", "fixtures/not-items/dataset-item.json", "--stac", "--format", "json"]);
     const issues = jsonIssues(json.stdout);
     expect(issues).toEqual(libraryIssues("fixtures/not-items/dataset-item.json", { stac: true }));
-    expect(issues.map((issue) => `${issue.rule} ${issue.path}`)).toEqual(["not-a-base-model-item ", "stac-extension-unknown /stac_extensions/1"]);
+    expect(issues.map((issue) => `${issue.rule} ${issue.path}`)).toEqual(["not-a-base-model-item "]);
+  });
+
+  it("a dataset item with --profile fair-ci: checked as fAIr's CI checks it, judged by no rule set of base model items", async () => {
+    const valid = await basemodel(["validate", "fixtures/datasets/valid.json", "--profile", "fair-ci", "--no-color"]);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toMatch(/^fixtures\/datasets\/valid\.json {2}ok\n1 file, 1 item: 1 valid, 0 invalid; 0 errors, 0 warnings \(\d+ ms\)\n$/);
+    const json = await basemodel(["validate", "fixtures/not-items/dataset-item.json", "--profile", "fair-ci", "--format", "json"]);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report.files[0].items[0].ruleSet).toBeUndefined();
+    expect(report.summary.ruleSets).toBeUndefined();
+    expect(jsonIssues(json.stdout)).toEqual(libraryIssues("fixtures/not-items/dataset-item.json", { profile: "fair-ci" }));
+    expect(jsonIssues(json.stdout).map((issue) => `${issue.rule} ${issue.path}`)).toEqual(["required /properties/label:classes", "required /properties/deprecated", "required /properties/providers"]);
   });
 
   it("an item that lacks many members but lists the schema still gets each error", async () => {

@@ -151,4 +151,16 @@ describe(".pre-commit-hooks.yaml", () => {
     expect([await run(validate!, CURRENT), await run(fairCi!, CURRENT)]).toEqual([0, 0]);
     expect(await run(fairCi!, KEYWORD)).toBe(1);
   });
+
+  it("each hook selects the files that may be items, and leaves out those a repository keeps for its tools, as a walk does", () => {
+    const hooks = parse(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8")) as { files: string; exclude: string }[];
+    // pre-commit selects a staged path when `files` is found in it and `exclude` is not (Python's re.search).
+    const selected = (hook: { files: string; exclude: string }, path: string) => new RegExp(hook.files).test(path) && !new RegExp(hook.exclude).test(path);
+    const items = ["models/unet/stac-item.json", "data/sample/stac-item.json", "catalogue/items.ndjson", "catalogue/items.jsonl", "my.package.json"];
+    const tools = ["package.json", "web/package-lock.json", "tsconfig.json", "tsconfig.build.json", "jsconfig.json", "basemodel.config.json", "renovate.json", "schema/item.schema.json", ".vscode/settings.json", ".eslintrc.json", "items/.drafts/x.json", "node_modules/x/y.json"];
+    for (const hook of hooks) {
+      expect(items.filter((path) => !selected(hook, path))).toEqual([]);
+      expect(tools.filter((path) => selected(hook, path))).toEqual([]);
+    }
+  });
 });

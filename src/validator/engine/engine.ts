@@ -1,11 +1,13 @@
 import { fairCheckIssues } from "../fair/checks.js";
+import { datasetIssues } from "../fair/dataset.js";
+import { modelAssetIssues } from "../fair/model-assets.js";
 import { compiledCheck } from "../item/compile.js";
 import { type CompiledCheck } from "../item/rule-sets.js";
 import type { Issue } from "../../diagnostics/issue.js";
 import type { ValidationResult } from "../item/result.js";
 import { issuesFromSchemaErrors, type MessageContext } from "../../diagnostics/messages.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
-import { isStacItem, notABaseModelItem } from "../item/not-an-item.js";
+import { isStacItem, listedDatasetSchema, notABaseModelItem } from "../item/not-an-item.js";
 import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName } from "../item/rule-sets.js";
 import { buildSchema, definedPrefixedMembers } from "../item/schema.js";
 import { type JsonSchema } from "../../diagnostics/json-schema.js";
@@ -31,6 +33,10 @@ export type StacCheck = (value: unknown, base: readonly Issue[], settings: Reado
 export class Engine {
   /** Each rule set's judge, made on first use: with rules "auto", only the sets the items declare. */
   private readonly judges = new Map<RuleSetName, Judge>();
+  /** The settings the STAC layer gets for dataset items, by the dataset schema they list: made once, as the layer caches by them. */
+  private readonly datasetStacSettings = new Map<string, Readonly<EngineSettings>>();
+  /** The dataset items fAIr's dataset rules judged (with fairChecks), which no rule set of base model items judged. */
+  private readonly datasets = new WeakSet<object>();
 
   constructor(
     readonly settings: Readonly<EngineSettings>,
@@ -68,9 +74,10 @@ export class Engine {
     return this.settings.rules === "auto" ? declaredRuleSet(value) : (this.settings.rules ?? DEFAULT_RULE_SET);
   }
 
-  /** The rule set a result names: only when the caller chose rule sets. */
+  /** The rule set a result names: only when the caller chose rule sets, and not for a dataset item (see check). */
   judged(value: unknown): RuleSetName | undefined {
-    return this.settings.rules === undefined ? undefined : this.ruleSetFor(value);
+    if (this.settings.rules === undefined || (value !== null && typeof value === "object" && this.datasets.has(value))) return undefined;
+    return this.ruleSetFor(value);
   }
 
   /** Every issue of one item, uncapped, with paths below `base` (the item's pointer in its document). */
@@ -79,12 +86,33 @@ export class Engine {
     const valid = compiled(value);
     // Something else altogether (a dataset item, a package.json): one issue says so, not one per member it lacks.
     const other = valid ? undefined : notABaseModelItem(value, context);
-    const issues = valid ? [] : other ? [other] : issuesFromSchemaErrors(compiled.errors ?? [], value, context);
-    if (this.settings.fairChecks && other === undefined) issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name));
-    // A STAC Item that describes no model is still one: --stac checks it as such.
-    if (this.settings.stac && (other === undefined || isStacItem(value))) issues.push(...this.stac!(value, issues, stacSettings));
+    const dataset = other === undefined ? undefined : listedDatasetSchema(value);
+    let issues: Issue[];
+    if (dataset !== undefined && this.settings.fairChecks) {
+      // fAIr's CI checks its dataset items too: by fAIr's dataset rules, and its keyword check.
+      this.datasets.add(value as object);
+      issues = datasetIssues(value, dataset);
+      issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name));
+    } else {
+      issues = valid ? [] : other ? [other] : issuesFromSchemaErrors(compiled.errors ?? [], value, context);
+      if (this.settings.fairChecks && other === undefined) issues.push(...fairCheckIssues(value, issues, this.settings.prefix, name), ...modelAssetIssues(value, issues));
+    }
+    // A STAC Item that describes no model is still one: --stac checks it as such. The dataset schema
+    // a dataset item lists is the one thing it does not check, since fAIr's dataset rules do.
+    if (this.settings.stac && (other === undefined || isStacItem(value))) {
+      issues.push(...this.stac!(value, issues, dataset === undefined ? stacSettings : this.datasetStacSettingsFor(dataset)));
+    }
     if (base !== "") for (const issue of issues) issue.path = base + issue.path;
     return issues;
+  }
+
+  private datasetStacSettingsFor(schemaUrl: string): Readonly<EngineSettings> {
+    let settings = this.datasetStacSettings.get(schemaUrl);
+    if (settings === undefined) {
+      settings = { ...this.settings, schemaUrl };
+      this.datasetStacSettings.set(schemaUrl, settings);
+    }
+    return settings;
   }
 
   /** Applies strict and maxErrors: errors are kept before warnings. The result names `judgedBy` when given. */

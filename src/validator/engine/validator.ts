@@ -37,7 +37,12 @@ export interface ValidatorOptions {
    * the item lists; v1.0.0 when it lists none). When given, results name the set (`ruleSet`).
    */
   rules?: RulesOption;
-  /** Also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary, fair:hyperparameters_spec covering mlm:hyperparameters. Default false. */
+  /**
+   * Also check what fAIr's catalogue CI checks beyond its schema: keywords from its vocabulary,
+   * fair:hyperparameters_spec covering mlm:hyperparameters, the assets checkpoint and model at
+   * http(s) URLs; and fAIr's dataset items (not base model items otherwise) by fAIr's dataset rules.
+   * Default false.
+   */
   fairChecks?: boolean;
   /** "fair-ci": stac, rules "v1.0.0-current" and fairChecks, what fAIr's catalogue CI checks today; options given beside it win. */
   profile?: ProfileName;

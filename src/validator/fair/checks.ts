@@ -1,7 +1,8 @@
 /**
- * --fair-checks: what fAIr's catalogue CI checks beyond its schema, each finding at its place:
- * keywords from fAIr's vocabulary (keywords.ts), and fair:hyperparameters_spec covering
- * mlm:hyperparameters (hyperparameters-spec.ts).
+ * --fair-checks: what fAIr's catalogue CI checks of every item beyond its schema, each finding at
+ * its place: keywords from fAIr's vocabulary (keywords.ts), and fair:hyperparameters_spec covering
+ * mlm:hyperparameters (hyperparameters-spec.ts). Of model items it also checks their model assets
+ * (model-assets.ts); dataset items it checks by fAIr's dataset rules (dataset.ts).
  */
 import type { Issue } from "../../diagnostics/issue.js";
 import type { RuleSetName } from "../item/rule-sets.js";

@@ -4,7 +4,7 @@
  * annotations of a step).
  */
 import type { Issue, Severity } from "../../diagnostics/issue.js";
-import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath, ruleSetsText } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath, ruleSetsText, skippedText } from "./labels.js";
 import type { FileReport, Formatter, ItemResult, RunReport, RunSummary } from "./types.js";
 
 interface Annotation {
@@ -133,8 +133,10 @@ function countsTable(summary: RunSummary): string {
 
 /** Markdown for $GITHUB_STEP_SUMMARY: the counts, then a table of every problem, cut to fit GitHub's limit. */
 export function formatStepSummary(report: RunReport): string {
-  const ruleSets = ruleSetsText(report.summary);
-  let markdown = `## basemodel validate\n\n${countsTable(report.summary)}\n${ruleSets === undefined ? "" : `Judged by ${cell(ruleSets)}.\n\n`}`;
+  const { summary } = report;
+  const ruleSets = ruleSetsText(summary);
+  let markdown = `## basemodel validate\n\n${countsTable(summary)}\n${ruleSets === undefined ? "" : `Judged by ${cell(ruleSets)}.\n\n`}`;
+  if (summary.skipped !== undefined) markdown += `${cell(skippedText(summary.skipped))}: JSON, but not STAC.\n\n`;
   const rows = Array.from(problemRows(report));
   if (rows.length === 0) return `${markdown}No problems found.\n`;
   markdown += tableRow(["File", "Line", "Severity", "Rule", "Message"]) + tableRow(["---", "---:", "---", "---", "---"]);

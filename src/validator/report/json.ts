@@ -43,8 +43,8 @@ function itemJson(item: ItemResult) {
 }
 
 function summaryJson(summary: RunSummary) {
-  const { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets } = summary;
-  return { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets };
+  const { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets, skipped } = summary;
+  return { files, unreadable, items, valid, invalid, errors, warnings, omittedErrors, omittedWarnings, durationMs, ruleSets, skipped };
 }
 
 /** The source text is left out: it is only kept for the text format's code frames. */
@@ -68,6 +68,7 @@ export const formatJson: Formatter = (report) => {
     },
     summary: summaryJson(report.summary),
     files: report.files.map(fileJson),
+    skipped: report.skipped,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 };

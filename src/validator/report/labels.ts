@@ -49,6 +49,11 @@ export function ruleSetsText(summary: RunSummary): string | undefined {
   return `rules ${counts.map(([name, count]) => `${name} for ${plural(count ?? 0, "item")}`).join(", ")}`;
 }
 
+/** "12 other JSON files skipped": found files that are not STAC at all. */
+export function skippedText(count: number): string {
+  return `${count} other JSON file${count === 1 ? "" : "s"} skipped`;
+}
+
 /** Every error and warning found, listed or left out by maxErrors. */
 export function foundCounts(summary: RunSummary): { errors: number; warnings: number } {
   return { errors: summary.errors + summary.omittedErrors, warnings: summary.warnings + summary.omittedWarnings };

@@ -4,7 +4,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import type { Issue, Severity } from "../../diagnostics/issue.js";
-import { foundCounts, issuePosition, issuesOf, issueText, itemLabel, moreIssuesText, plural, ruleSetsText } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, itemLabel, moreIssuesText, plural, ruleSetsText, skippedText } from "./labels.js";
 import type { FileReport, FormatContext, Formatter, ItemResult, RunSummary } from "./types.js";
 
 /** Widest slice of a source line a code frame shows: a minified one-line file must not flood the terminal. */
@@ -160,9 +160,10 @@ function issueCounts(summary: RunSummary, paint: ChalkInstance): string {
 function summaryLine(summary: RunSummary, paint: ChalkInstance): string {
   const unreadable = summary.unreadable > 0 ? `, ${paint.red(`${summary.unreadable} unreadable`)}` : "";
   const ruleSets = ruleSetsText(summary);
+  const skipped = summary.skipped === undefined ? "" : `; ${skippedText(summary.skipped)}`;
   return (
     `${plural(summary.files, "file")}${unreadable}, ${plural(summary.items, "item")}: ` +
-    `${summary.valid} valid, ${summary.invalid} invalid; ${issueCounts(summary, paint)}${ruleSets === undefined ? "" : `; ${ruleSets}`} ` +
+    `${summary.valid} valid, ${summary.invalid} invalid; ${issueCounts(summary, paint)}${ruleSets === undefined ? "" : `; ${ruleSets}`}${skipped} ` +
     `(${Math.round(summary.durationMs)} ms)`
   );
 }

@@ -30,6 +30,8 @@ export interface RunSummary {
   durationMs: number;
   /** How many items each rule set judged; present when the run named rule sets (the CLI always does). */
   ruleSets?: RuleSetCounts;
+  /** Files a folder walk or a glob found that are JSON but not STAC at all, left out of `files`; present when there were some. */
+  skipped?: number;
 }
 
 export type RuleSetCounts = Partial<Record<RuleSetName, number>>;
@@ -37,6 +39,8 @@ export type RuleSetCounts = Partial<Record<RuleSetName, number>>;
 export interface RunReport {
   files: FileReport[];
   summary: RunSummary;
+  /** The files `summary.skipped` counts, as shown; present when there were some. */
+  skipped?: string[];
   /** The validator settings the run used. */
   settings: { prefix: string; schemaUrl: string; strict: boolean; stac: boolean; rules?: RulesOption; fairChecks?: boolean };
 }

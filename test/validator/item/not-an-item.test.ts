@@ -27,7 +27,6 @@ describe("an object that is not a base model item at all: one error saying what 
   });
 
   it.each([
-    ["a fAIr dataset item", read("fixtures/not-items/dataset-item.json"), 'a dataset item (its stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json")'],
     ["a STAC Collection", read("fixtures/not-items/stac-collection.json"), "a STAC Collection"],
     ["a STAC Catalog", JSON.stringify({ type: "Catalog", stac_version: "1.1.0", id: "root", description: "All models", links: [] }), "a STAC Catalog"],
     ["a STAC Item of imagery", JSON.stringify({ type: "Feature", stac_version: "1.1.0", id: "scene", properties: { datetime: "2025-01-01T00:00:00Z" }, assets: {} }), "a STAC Item that describes no model"],
@@ -44,6 +43,28 @@ describe("an object that is not a base model item at all: one error saying what 
     for (const options of [{}, { strict: true }, { fairChecks: true }]) expect(validateItem(JSON.parse(text), options).errors).toEqual([notAnItem(what)]);
   });
 
+  it("a fAIr dataset item: what it is, and the flag that checks it (which then checks it as a dataset)", () => {
+    const text = read("fixtures/not-items/dataset-item.json");
+    const what = 'a fAIr dataset item (its stac_extensions lists "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json")';
+    const expected = {
+      rule: "not-a-base-model-item",
+      severity: "error",
+      path: "",
+      message: `not a base model item: found ${what}`,
+      expected: "a base model item",
+      actual: what,
+      suggestion: "--fair-checks or --profile fair-ci checks it by fAIr's dataset rules, as fAIr's CI does; in the library, fairChecks: true",
+    };
+    expect(validateItemText(text).errors).toEqual([{ ...expected, line: 1, column: 1, endLine: text.trimEnd().split("\n").length, endColumn: 2 }]);
+    for (const options of [{}, { strict: true }]) expect(validateItem(JSON.parse(text), options).errors).toEqual([expected]);
+    // This one lacks what fAIr's dataset rules require (test/validator/rules/datasets.test.ts has the rest).
+    expect(validateItem(JSON.parse(text), { fairChecks: true }).errors.map((issue) => `${issue.rule} ${issue.path}`)).toEqual([
+      "required /properties/label:classes",
+      "required /properties/deprecated",
+      "required /properties/providers",
+    ]);
+  });
+
   it("with stac, a STAC Item that describes no model is still checked as one; anything else is not", () => {
     const imagery = { type: "Feature", stac_version: "1.1.0", id: "scene", properties: { datetime: "2025-01-01T00:00:00Z" }, assets: {} };
     expect(validateItem(imagery, { stac: true }).errors.map((issue) => `${issue.rule} ${issue.path}`)).toEqual([
@@ -53,8 +74,8 @@ describe("an object that is not a base model item at all: one error saying what 
     ]);
     const dataset = validateItem(JSON.parse(read("fixtures/not-items/dataset-item.json")), { stac: true });
     expect(dataset.errors.map((issue) => issue.rule)).toEqual(["not-a-base-model-item"]);
-    // fAIr's dataset schema is not bundled: STAC says so, as for any such extension.
-    expect(dataset.warnings.map((issue) => `${issue.rule} ${issue.path}`)).toEqual(["stac-extension-unknown /stac_extensions/1"]);
+    // fAIr's dataset schema is fAIr's dataset rules' to check (its one issue names the flag), not an extension STAC cannot check.
+    expect(dataset.warnings).toEqual([]);
     for (const file of ["package.json", "fixtures/not-items/stac-collection.json"]) {
       expect(validateItem(JSON.parse(read(file)), { stac: true })).toMatchObject({ errors: [{ rule: "not-a-base-model-item" }], warnings: [] });
     }

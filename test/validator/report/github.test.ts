@@ -123,4 +123,11 @@ describe("github step summary", () => {
   it("says so when there is no problem", () => {
     expect(formatStepSummary(runReport([fileReport("clean.json", cleanText)]))).toContain("\nNo problems found.\n");
   });
+
+  it("says how many JSON files a walk skipped, under the counts", () => {
+    const report = runReport([fileReport("clean.json", cleanText)]);
+    expect(formatStepSummary(report)).not.toContain("skipped");
+    const skipped = formatStepSummary({ ...report, summary: { ...report.summary, skipped: 3 }, skipped: ["a.json", "b.json", "c.json"] });
+    expect(skipped).toContain("|\n\n3 other JSON files skipped: JSON, but not STAC.\n\nNo problems found.\n");
+  });
 });

@@ -68,6 +68,13 @@ describe("text format", () => {
     expect(output.endsWith("\n")).toBe(true);
   });
 
+  it("ends the summary with the JSON files a walk skipped, when it skipped some", () => {
+    const one = { ...mixed, summary: { ...mixed.summary, skipped: 1 }, skipped: ["package.json"] };
+    expect(lines(formatText(one, plain)).at(-2)).toBe("6 files, 1 unreadable, 8 items: 3 valid, 5 invalid; 7 errors, 6 warnings; 1 other JSON file skipped (12 ms)");
+    const twelve = { ...mixed, summary: { ...mixed.summary, skipped: 12 } };
+    expect(lines(formatText(twelve, plain)).at(-2)).toMatch(/; 12 other JSON files skipped \(12 ms\)$/);
+  });
+
   it("in quiet mode prints errors only: no valid files, no warnings, but the summary counts them", () => {
     const output = formatText(mixed, { color: false, quiet: true });
     expect(output).not.toContain("  ok");

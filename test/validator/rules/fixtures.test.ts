@@ -18,6 +18,7 @@ const expected = JSON.parse(readFileSync(path.join(FOLDER, "expected.json"), "ut
 
 const MODES: Record<string, ValidatorOptions> = {
   "v1.0.0": { rules: "v1.0.0" },
+  "v1.0.0+fair-checks": { rules: "v1.0.0", fairChecks: true },
   "v1.0.0-current": { rules: "v1.0.0-current" },
   "v1.0.0-current+fair-checks": { rules: "v1.0.0-current", fairChecks: true },
   "v1.1.0": { rules: "v1.1.0" },
@@ -39,7 +40,7 @@ describe("fixtures/rules", () => {
   it("lists every file, and has a fault for every rule the rule sets and fAIr's CI checks add", () => {
     expect(Object.keys(expected.issues).sort()).toEqual(files);
     const found = new Set(Object.values(expected.issues).flatMap((modes) => Object.values(modes).flat().map((line) => line.split(" ")[1])));
-    const added = ["range", "max-items", "pattern", "format", "fair-keyword", "fair-hyperparameter-spec", "fair-hyperparameter-spec-entry"];
+    const added = ["range", "max-items", "pattern", "format", "fair-keyword", "fair-hyperparameter-spec", "fair-hyperparameter-spec-entry", "fair-model-asset"];
     expect(added.every((rule) => rules.some((entry) => entry.id === rule))).toBe(true);
     expect(added.filter((rule) => !found.has(rule))).toEqual([]);
   });

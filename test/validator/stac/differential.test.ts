@@ -13,67 +13,28 @@
  * the seed and the shrunk counterexample. Whatever the verdict, --stac never throws, and an item
  * that fails a schema it names is invalid with --stac.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Validator as CfValidator, type Schema as CfSchema } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateItem } from "../../../src/index.js";
 import { bundledCheck, bundledSchema, compiled } from "../../../src/validator/stac/registry.js";
 import { allPaths, get, isObject, set, type Json, type JsonObject } from "../../support/json-edit.js";
 import { jsonFiles, readJson } from "../../support/json-files.js";
+import { nodes, officialEntries, officialSchemas, officialValidator } from "../../support/official-schemas.js";
 import { fairModelsFolder } from "../../support/requirements.js";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const BUNDLE = path.join(ROOT, "schema/stac");
 const SEED = 20251102;
 const RUNS_PER_SCHEMA = 200;
 const FAIR_MODELS = fairModelsFolder();
 
-interface Entry {
-  file: string;
-  url: string;
-  role: "core" | "extension" | "dependency";
-}
-
-const { schemas: entries } = JSON.parse(readFileSync(path.join(BUNDLE, "provenance.json"), "utf8")) as { schemas: Entry[] };
-const official = new Map(entries.map((entry) => [entry.url, JSON.parse(readFileSync(path.join(BUNDLE, entry.file), "utf8")) as JsonObject]));
-const roots = entries.filter((entry) => entry.role !== "dependency");
-
-/** Every node of a schema document, depth first. */
-function* nodes(value: Json): Generator<Json> {
-  yield value;
-  if (Array.isArray(value)) for (const child of value) yield* nodes(child);
-  else if (isObject(value)) for (const child of Object.values(value)) yield* nodes(child);
-}
-
-/** The files a schema refers to, transitively, by URL. */
-function dependencies(url: string, found = new Set<string>()): Set<string> {
-  for (const node of nodes(official.get(url)!)) {
-    if (!isObject(node) || typeof node.$ref !== "string" || node.$ref.startsWith("#")) continue;
-    const target = new URL(node.$ref, url);
-    target.hash = "";
-    if (!found.has(target.href) && target.href !== url) {
-      found.add(target.href);
-      dependencies(target.href, found);
-    }
-  }
-  return found;
-}
-
-/** cfworker on the official file, the files it refers to registered by the URL they are published at. */
-function theirs(url: string): CfValidator {
-  // cfworker annotates the schema objects it is given: it gets copies.
-  const validator = new CfValidator(structuredClone({ ...official.get(url)!, $id: url }) as CfSchema, "7", false);
-  for (const dependency of dependencies(url)) validator.addSchema(structuredClone(official.get(dependency)!) as CfSchema, dependency);
-  return validator;
-}
+const roots = officialEntries.filter((entry) => entry.role !== "dependency");
 
 /** Member names and values the schema names (properties, enum and const values): what mutations put in. */
 function vocabulary(url: string): { names: string[]; values: Json[] } {
   const names = new Set<string>();
   const values: Json[] = [];
-  for (const node of nodes(official.get(url)!)) {
+  for (const node of nodes(officialSchemas.get(url)!)) {
     if (!isObject(node)) continue;
     if (isObject(node.properties)) for (const name of Object.keys(node.properties)) names.add(name);
     if (Array.isArray(node.enum)) values.push(...node.enum);
@@ -147,7 +108,7 @@ describe.each(roots.map((entry) => [entry.url, entry] as const))("%s", (url) => 
   const ours = compiled(bundledSchema(url)!);
   // The verdict module (refs kept, first failure only) must say what the explaining module says.
   const { passes } = bundledCheck(bundledSchema(url)!);
-  const cfworker = theirs(url);
+  const cfworker = officialValidator(url);
   const verdicts = (value: Json) => ({ ours: ours(value), fast: passes(value), cfworker: cfworker.validate(value).valid });
 
   it("agrees with cfworker on every fixture and real item", () => {
