@@ -20,6 +20,9 @@ export const MAX_DATE_LENGTH = 64;
 /** Levels of arrays and objects in a body; the deepest request (a MultiPolygon's coordinates) needs 6. */
 export const MAX_BODY_DEPTH = 32;
 
+/** Members of one object in a body; the widest of a request (a filter's tag keys) hold at most MAX_LIST_ITEMS. */
+export const MAX_OBJECT_MEMBERS = 1000;
+
 /**
  * The largest page number. page × pageSize (at most 5,000) must stay below 2^53, the largest
  * whole number a JSON number holds exactly and so the largest row offset the server can count.
