@@ -20,6 +20,13 @@ export const MAX_DATE_LENGTH = 64;
 /** Levels of arrays and objects in a body; the deepest request (a MultiPolygon's coordinates) needs 6. */
 export const MAX_BODY_DEPTH = 32;
 
+/**
+ * Tokens of a YAML body that is not JSON (keys, values and the marks that open them: `-`, `:`,
+ * brackets): enough for any configuration written by hand, and little enough that the YAML
+ * reader, far slower than JSON's, reads it in milliseconds. A larger request goes as JSON.
+ */
+export const MAX_YAML_TOKENS = 10_000;
+
 /** Members of one object in a body; the widest of a request (a filter's tag keys) hold at most MAX_LIST_ITEMS. */
 export const MAX_OBJECT_MEMBERS = 1000;
 
