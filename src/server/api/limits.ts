@@ -11,6 +11,9 @@
  */
 export const MAX_LIST_ITEMS = 100;
 
+/** Problems one 422 lists; past them, a last entry says there are more (type too_many_problems). */
+export const MAX_PROBLEMS = 100;
+
 /** Characters of a tag key, a tag value or a hashtag: OpenStreetMap's own limit for keys and values. */
 export const MAX_TAG_LENGTH = 255;
 

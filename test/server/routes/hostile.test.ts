@@ -72,6 +72,18 @@ describe.each(monacoStores())("hostile bodies, %s", (_store, location) => {
     expect(feature.status, feature.text.slice(0, 300)).toBe(200);
   });
 
+  it("a 422 lists at most 100 problems, and says when there are more", async () => {
+    const wrong = await server.post("/v1/snapshot/plain/", { select: Array.from({ length: 100_000 }, () => ({})) });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.detail).toHaveLength(101);
+    expect(wrong.body.detail.slice(0, 2).map(({ loc }: { loc: unknown[] }) => loc)).toEqual([["body", "select"], ["body", "select", 0]]);
+    expect(wrong.body.detail[100]).toEqual({ loc: ["body"], msg: "these are the first 100 problems of the request; it has more: fix these and send it again", type: "too_many_problems" });
+    // NULs count too, with the schema's problems.
+    const nuls = await server.post("/raw/all", { area: RING, tags: NUL, hashtag: NUL, unknown: Array.from({ length: 500 }, () => NUL) });
+    expect(nuls.body.detail).toHaveLength(101);
+    expect(nuls.body.detail[100].type).toBe("too_many_problems");
+  });
+
   it("a filter of an unknown geometry is ignored whatever it holds, as every unknown member is", async () => {
     for (const filters of [{ attributes: { x: {} } }, { attributes: { x: 3, point: ["name"] } }, { tags: { x: null } }, { tags: { x: { joinOr: 1 }, point: { amenity: [] } } }]) {
       const plain = await server.post("/v1/snapshot/plain/", { geometry: SQUARE, filters });
