@@ -72,6 +72,26 @@ describe.each(monacoStores())("hostile bodies, %s", (_store, location) => {
     expect(feature.status, feature.text.slice(0, 300)).toBe(200);
   });
 
+  it("a custom where is bounded as every request is, alike on every store: 100 conditions, IN lists of 100 values, keys and values of 255 characters", async () => {
+    const withWhere = (...wheres: string[]) => ({ ...CUSTOM, categories: wheres.map((where, index) => ({ [`Roads ${index}`]: { ...ROADS, where } })) });
+    const ored = (count: number) => Array.from({ length: count }, () => "k=1").join(" OR ");
+    const list = (count: number) => `tags['highway'] IN (${Array.from({ length: count }, (_, index) => String(index % 10)).join(",")})`;
+    // 1,400 conditions (9,796 characters) were accepted, then refused by SQLite ("Expression tree is too large").
+    const refused = await server.post("/latest/custom/snapshot/", withWhere(ored(1400), list(3300), `tags['${"k".repeat(9900)}'] IS NOT NULL`, `tags['highway'] = '${"v".repeat(256)}'`));
+    expect(refused.status, refused.text.slice(0, 300)).toBe(422);
+    expect(refused.body.detail.map(({ loc, msg }: { loc: unknown[]; msg: string }) => [loc[3], msg])).toEqual([
+      ["Roads 0", "the condition at character 701 is one more than a where may hold: at most 100 conditions"],
+      ["Roads 1", "the IN list at character 17 holds more than 100 values; at most 100 are allowed"],
+      ["Roads 2", "the tag key at character 6 is 9,900 characters long; tag keys and values have at most 255"],
+      ["Roads 3", "the value at character 19 is 256 characters long; tag keys and values have at most 255"],
+    ]);
+    // At the bounds: exported.
+    const accepted = await server.post("/latest/custom/snapshot/", withWhere(ored(100), list(100)));
+    expect(accepted.status, accepted.text.slice(0, 300)).toBe(200);
+    const status = await waitForTask(server, accepted.body.track_link);
+    expect(status.status, JSON.stringify(status.result)).toBe("SUCCESS");
+  });
+
   it("a 422 lists at most 100 problems, and says when there are more", async () => {
     const wrong = await server.post("/v1/snapshot/plain/", { select: Array.from({ length: 100_000 }, () => ({})) });
     expect(wrong.status).toBe(422);
