@@ -1,7 +1,8 @@
 /**
  * The bounds every request is held to, so that no one request can make the server build a huge
- * answer or hold its event loop for long. The request schemas state them (a request past one is
- * a 422 that names the member and the bound), and so does the OpenAPI document.
+ * answer or hold its event loop for long. A request past one is a 422 that names the member and
+ * the bound. The request schemas state those of members, and so does the OpenAPI document; those
+ * of a body's shape (depth, members of one object, YAML tokens) are checked before any schema.
  */
 
 /**

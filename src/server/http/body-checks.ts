@@ -70,24 +70,25 @@ function schemaProblems(error: FastifyRequest["validationError"]): { problems: V
   return { problems: validationDetails({ validation: validation.slice(0, MAX_PROBLEMS), validationContext }), more: validation.length > MAX_PROBLEMS };
 }
 
-const MORE_PROBLEMS = {
-  loc: ["body"],
-  msg: `these are the first ${MAX_PROBLEMS} problems of the request; it has more: fix these and send it again`,
-  type: "too_many_problems",
-};
+/** The first MAX_PROBLEMS problems, and a last entry that says there are more. */
+function firstProblems(problems: readonly ValidationError[]): ValidationError[] {
+  const listed = problems.slice(0, MAX_PROBLEMS);
+  return [...listed, { loc: ["body"], msg: `these are the first ${listed.length} problems of the request; it has more: fix these and send it again`, type: "too_many_problems" }];
+}
 
 /** A preHandler hook: a 422 with every problem found (at most MAX_PROBLEMS of them), or nothing when there is none. */
 export async function reportEveryProblem(request: FastifyRequest): Promise<void> {
   const schema = schemaProblems(request.validationError);
   const problems = [...(earlier.get(request) ?? []), ...schema.problems];
   const { checks, handlerChecks } = request.routeOptions.config;
-  // A body with more problems than are listed is far from right: the route's own checks wait.
-  if (isObject(request.body) && !schema.more) {
+  // A body with more problems than one answer lists is far from right: the route's own checks wait.
+  const more = () => schema.more || problems.length > MAX_PROBLEMS;
+  if (isObject(request.body) && !more()) {
     const refused = refusedBy(problems);
     const schemaRefused = problems.length > 0;
     if (checks) problems.push(...(await checks(request.body as never, refused)));
     if (handlerChecks && schemaRefused) problems.push(...(await handlerChecks(request.body as never, refused)));
   }
-  if (schema.more || problems.length > MAX_PROBLEMS) throw new RequestProblem([...problems.slice(0, MAX_PROBLEMS), MORE_PROBLEMS]);
+  if (more()) throw new RequestProblem(firstProblems(problems));
   if (problems.length > 0) throw new RequestProblem(problems);
 }
