@@ -34,6 +34,9 @@ async function customExport(server: ExportServer, body: unknown, path = "/v1/cus
   return status.result;
 }
 
+/** A 422's body. */
+type Problems = { detail: Array<{ loc: unknown[]; msg: string; type: string }> };
+
 /** YAML that is not JSON, which the YAML reader took 6 to 15 s to read: a flow mapping of 20,000 keys (189 KB). */
 const HOSTILE_YAML = `{${Array.from({ length: 20_000 }, (_, index) => `k${index}: ${index}`).join(", ")}}`;
 
@@ -176,7 +179,7 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
       const guest = await post({ "Access-Token": USERS[2]!.token });
       expect([guest.status, await guest.json()]).toEqual([403, { detail: [{ msg: "User is not a staff" }] }]);
       const missing = await post({});
-      expect([missing.status, ((await missing.json()) as any).detail.map(({ loc }: { loc: unknown[] }) => loc)]).toEqual([422, [["header", "access-token"]]]);
+      expect([missing.status, ((await missing.json()) as Problems).detail.map(({ loc }) => loc)]).toEqual([422, [["header", "access-token"]]]);
     }
   });
 
@@ -185,7 +188,7 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     const post = (name: string, body: string) =>
       fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", "Access-Token": STAFF }, body }).then(async (answer) => {
         order.push(name);
-        return { status: answer.status, body: (await answer.json()) as any };
+        return { status: answer.status, body: (await answer.json()) as Problems };
       });
     const status = fetch(`${server.url}/v1/status/`).then((answer) => {
       order.push("status");
@@ -216,7 +219,7 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     const refusal = async (body: string | Buffer) => {
       const answer = await fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", "Access-Token": STAFF }, body });
       expect(answer.status).toBe(422);
-      return ((await answer.json()) as any).detail;
+      return ((await answer.json()) as Problems).detail;
     };
     const latin1 = Buffer.from(yamlRequest(merged.replace("Roads", "Caf\xe9s")), "latin1");
     expect(await refusal(latin1)).toEqual([{ loc: ["body"], msg: "the body is not valid YAML: its bytes are not UTF-8 text, which a YAML body must be", type: "yaml_invalid" }]);
