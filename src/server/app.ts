@@ -10,7 +10,7 @@ import { DEFAULT_PLAIN_MAX_AREA_KM2 } from "./api/snapshot-plain.js";
 import type { FeatureStore } from "./store/store.js";
 
 import { keepSchemaErrors, reportEveryProblem } from "./http/body-checks.js";
-import { refuseDeepBodies } from "./http/body-depth.js";
+import { checkBodyShape } from "./http/body-shape.js";
 import { answerCors, corsPolicy, type CorsOrigins } from "./http/cors.js";
 import { registerDocs } from "./routes/docs.js";
 import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./http/error-answers.js";
@@ -124,8 +124,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     });
   }
 
-  // Before the schemas or any other hook walk the body: see body-depth.ts.
-  app.addHook("preValidation", refuseDeepBodies);
+  // Before the schemas or any other hook walk the body: see body-shape.ts.
+  app.addHook("preValidation", checkBodyShape);
   // After the body is read and checked, right before the handler: see turns.ts.
   app.addHook("preHandler", firstComeFirstServed());
   // In turn too: a route's checks may take a while (GEOS on a large polygon).

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { inject } from "vitest";
 import { importOsm } from "../../src/server/fill/import.js";
 import { MONACO } from "../server/osm/helpers.js";
+import { freshDatabases } from "./services.js";
 
 /**
  * The Monaco import, made once per test run and shared by the test files that only read it:
@@ -20,4 +21,19 @@ export async function monacoStoreCopy(): Promise<string> {
   const copy = join(mkdtempSync(join(inject("runDirectory"), "monaco-copy-")), "monaco.db");
   copyFileSync(source, copy);
   return copy;
+}
+
+let monacoPostgis: Promise<string> | undefined;
+
+/**
+ * The Monaco extract loaded into a fresh PostGIS database by osm2pgsql (about 5 s), once per
+ * test file, dropped after it; `template` is the database to copy (postgresTemplateUrl()).
+ */
+export function monacoPostgisUrl(template: string): Promise<string> {
+  monacoPostgis ??= (async () => {
+    const { url } = await freshDatabases(template)();
+    await importOsm(MONACO, url);
+    return url;
+  })();
+  return monacoPostgis;
 }

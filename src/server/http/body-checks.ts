@@ -8,6 +8,7 @@
  */
 import type { FastifyRequest, RouteOptions } from "fastify";
 import type { ValidationError } from "../api/errors.js";
+import { MAX_PROBLEMS } from "../api/limits.js";
 import { RequestProblem, validationDetails } from "./problems.js";
 
 /** True when the schema refused the value at `loc` (or what holds it), so that a check must not read it. */
@@ -59,15 +60,35 @@ function isObject(value: unknown): value is object {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** A preHandler hook: a 422 with every problem found, or nothing when there is none. */
+/**
+ * The schema's errors as problems, no more of them than one answer lists: 100,000 wrong items of
+ * one list were 100,000 problems, seconds to word and megabytes to send.
+ */
+function schemaProblems(error: FastifyRequest["validationError"]): { problems: ValidationError[]; more: boolean } {
+  if (error === undefined) return { problems: [], more: false };
+  const { validation, validationContext } = error;
+  return { problems: validationDetails({ validation: validation.slice(0, MAX_PROBLEMS), validationContext }), more: validation.length > MAX_PROBLEMS };
+}
+
+/** The first MAX_PROBLEMS problems, and a last entry that says there are more. */
+function firstProblems(problems: readonly ValidationError[]): ValidationError[] {
+  const listed = problems.slice(0, MAX_PROBLEMS);
+  return [...listed, { loc: ["body"], msg: `these are the first ${listed.length} problems of the request; it has more: fix these and send it again`, type: "too_many_problems" }];
+}
+
+/** A preHandler hook: a 422 with every problem found (at most MAX_PROBLEMS of them), or nothing when there is none. */
 export async function reportEveryProblem(request: FastifyRequest): Promise<void> {
-  const problems = [...(earlier.get(request) ?? []), ...(request.validationError ? validationDetails(request.validationError) : [])];
+  const schema = schemaProblems(request.validationError);
+  const problems = [...(earlier.get(request) ?? []), ...schema.problems];
   const { checks, handlerChecks } = request.routeOptions.config;
-  if (isObject(request.body)) {
+  // A body with more problems than one answer lists is far from right: the route's own checks wait.
+  const more = () => schema.more || problems.length > MAX_PROBLEMS;
+  if (isObject(request.body) && !more()) {
     const refused = refusedBy(problems);
     const schemaRefused = problems.length > 0;
     if (checks) problems.push(...(await checks(request.body as never, refused)));
     if (handlerChecks && schemaRefused) problems.push(...(await handlerChecks(request.body as never, refused)));
   }
+  if (more()) throw new RequestProblem(firstProblems(problems));
   if (problems.length > 0) throw new RequestProblem(problems);
 }

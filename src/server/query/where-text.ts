@@ -12,6 +12,20 @@ import { isTagGroup, type TagCondition, type TagFilter } from "../../model/query
 const MAX_LENGTH = 10_000;
 const MAX_DEPTH = 32;
 
+/**
+ * How much one where may ask for: the request bounds of the server that reads it. SQLite refuses
+ * a query of about 1,000 ORed conditions ("Expression tree is too large") where PostgreSQL does
+ * not, so a where within these bounds is read alike by every store.
+ */
+export interface WhereBounds {
+  /** Conditions (IS NOT NULL, =, IN) in the whole where. */
+  conditions: number;
+  /** Values of one IN list. */
+  values: number;
+  /** Characters of a tag key or value. */
+  characters: number;
+}
+
 export const WHERE_FORMS = "tags['key'] IS NOT NULL, tags['key'] = 'value' or tags['key'] IN ('a', 'b'), joined by AND and OR, with parentheses";
 
 /** A `where` that is not of the accepted forms; `offset` is where in the text it goes wrong (0-based). */
@@ -105,8 +119,12 @@ const RESERVED = new Set(["AND", "OR", "NOT", "IS", "IN", "NULL", "LIKE", "ILIKE
 class Parser {
   private index = 0;
   private depth = 0;
+  private conditions = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly bounds: WhereBounds,
+  ) {}
 
   parse(): TagFilter {
     const filter = this.or();
@@ -180,6 +198,10 @@ class Parser {
   }
 
   private condition(): TagCondition {
+    const start = this.peek();
+    if (++this.conditions > this.bounds.conditions) {
+      throw new WhereSyntaxError(`the condition at character ${start.at + 1} is one more than a where may hold: at most ${this.bounds.conditions} conditions`, start.at);
+    }
     const key = this.key();
     const token = this.take();
     if (this.isKeyword(token, "IS")) {
@@ -199,6 +221,9 @@ class Parser {
         const next = this.take();
         if (next.kind === "symbol" && next.text === ")") return { key, values };
         if (next.kind !== "symbol" || next.text !== ",") throw this.unexpected(next, "a comma or a closing parenthesis");
+        if (values.length === this.bounds.values) {
+          throw new WhereSyntaxError(`the IN list at character ${token.at + 1} holds more than ${this.bounds.values} values; at most ${this.bounds.values} are allowed`, token.at);
+        }
         values.push(this.value());
       }
     }
@@ -208,9 +233,9 @@ class Parser {
   /** tags['key'], tags->>'key', a double-quoted "key" or a bare key (highway): each names a tag key. */
   private key(): string {
     const token = this.take();
-    if (token.kind === "quoted") return token.text;
+    if (token.kind === "quoted") return this.bounded(token, "tag key");
     if (token.kind !== "word" || RESERVED.has(token.text.toUpperCase())) throw this.unexpected(token, "a tag key such as tags['highway']");
-    if (token.text.toLowerCase() !== "tags") return token.text;
+    if (token.text.toLowerCase() !== "tags") return this.bounded(token, "tag key");
     const next = this.take();
     if (next.kind === "symbol" && next.text === "->>") return this.literal("a tag key in single quotes after ->>");
     if (next.kind !== "symbol" || next.text !== "[") throw this.unexpected(next, "[ after tags, as in tags['highway']");
@@ -222,21 +247,30 @@ class Parser {
   private literal(expected: string): string {
     const token = this.take();
     if (token.kind !== "string") throw this.unexpected(token, expected);
-    return token.text;
+    return this.bounded(token, "tag key");
   }
 
   /** A quoted value, or a number (tag values are text: 2 is '2'). */
   private value(): string {
     const token = this.take();
-    if (token.kind === "string" || token.kind === "number") return token.text;
+    if (token.kind === "string" || token.kind === "number") return this.bounded(token, "value");
     throw this.unexpected(token, "a quoted value such as 'school'");
+  }
+
+  /** The token's text, when it is no longer than a tag key or value may be. */
+  private bounded(token: Token, what: "tag key" | "value"): string {
+    const length = [...token.text].length;
+    if (length > this.bounds.characters) {
+      throw new WhereSyntaxError(`the ${what} at character ${token.at + 1} is ${length.toLocaleString("en-US")} characters long; tag keys and values have at most ${this.bounds.characters}`, token.at);
+    }
+    return token.text;
   }
 }
 
-/** The filter `text` says; a WhereSyntaxError when it is not of the forms above. */
-export function parseWhere(text: string): TagFilter {
+/** The filter `text` says; a WhereSyntaxError when it is not of the forms above, or asks for more than `bounds`. */
+export function parseWhere(text: string, bounds: WhereBounds): TagFilter {
   if (text.length > MAX_LENGTH) throw new WhereSyntaxError(`the where is ${text.length.toLocaleString("en-US")} characters long, above the limit of ${MAX_LENGTH.toLocaleString("en-US")}`, MAX_LENGTH);
   const tokens = tokenize(text);
   if (tokens.length === 1) throw new WhereSyntaxError(`the where is empty; it takes ${WHERE_FORMS}`, 0);
-  return new Parser(tokens).parse();
+  return new Parser(tokens, bounds).parse();
 }

@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { CustomSnapshotParams } from "../api/custom.js";
 import type { ValidationError } from "../api/errors.js";
 import type { CustomCategoryJob, CustomExportJob } from "../exports/custom.js";
-import { parseWhere, WhereSyntaxError } from "../query/where-text.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "../api/limits.js";
+import { parseWhere, WhereSyntaxError, type WhereBounds } from "../query/where-text.js";
 import type { FeatureStore } from "../store/store.js";
 import { refusedRole } from "../http/access.js";
 import type { ExportsContext } from "./context.js";
@@ -26,10 +27,13 @@ function categoryEntries(params: CustomSnapshotParams): Array<{ name: string; in
   return params.categories.flatMap((named, index) => Object.entries(named).map(([name, category]) => ({ name, index, category })));
 }
 
+/** A where holds no more than any list of a request, keys and values no longer than anywhere else. */
+const WHERE_BOUNDS: WhereBounds = { conditions: MAX_LIST_ITEMS, values: MAX_LIST_ITEMS, characters: MAX_TAG_LENGTH };
+
 /** The `where` of a category read, or the 422 that says where it goes wrong. */
 function whereProblem(where: string, loc: Array<string | number>): ValidationError | undefined {
   try {
-    parseWhere(where);
+    parseWhere(where, WHERE_BOUNDS);
     return undefined;
   } catch (error) {
     if (!(error instanceof WhereSyntaxError)) throw error;
@@ -66,7 +70,7 @@ async function customProblems(store: FeatureStore, params: CustomSnapshotParams,
 /** The checked request as the export runs it. */
 async function customJob(store: FeatureStore, params: CustomSnapshotParams): Promise<CustomExportJob> {
   const categories = categoryEntries(params).map(
-    ({ name, category }): CustomCategoryJob => ({ name, types: category.types, select: category.select, tags: parseWhere(category.where), formats: category.formats }),
+    ({ name, category }): CustomCategoryJob => ({ name, types: category.types, select: category.select, tags: parseWhere(category.where, WHERE_BOUNDS), formats: category.formats }),
   );
   const geometry = params.geometry === undefined ? (await countryArea(store, params.iso3!))! : await polygonalArea(params.geometry);
   const prefix = params.dataset?.dataset_prefix ?? `hotosm_${params.iso3!.toLowerCase()}`;
@@ -77,7 +81,7 @@ const schema = (summary: string, consumes: string[]) => ({
   tags: ["raw data export"],
   summary,
   description:
-    "One zip per category, geometry type and format, listed in the task's result. Staff only with a users file (`serve --users`), as upstream. A `where` takes tags['key'] IS NOT NULL, = 'value' and IN ('a', 'b'), joined by AND and OR with parentheses.",
+    `One zip per category, geometry type and format, listed in the task's result. Staff only with a users file (\`serve --users\`), as upstream. A \`where\` takes tags['key'] IS NOT NULL, = 'value' and IN ('a', 'b'), joined by AND and OR with parentheses: at most ${MAX_LIST_ITEMS} conditions, IN lists of at most ${MAX_LIST_ITEMS} values, keys and values of at most ${MAX_TAG_LENGTH} characters.`,
   consumes,
   body: { $ref: "DynamicCategoriesModel#" },
   security: [{ accessToken: [] }],
@@ -92,12 +96,17 @@ const schema = (summary: string, consumes: string[]) => ({
 function route(app: FastifyInstance, path: string, summary: string, consumes: string[], context: CustomContext): void {
   app.post<{ Body: CustomSnapshotParams }>(
     path,
-    { schema: schema(summary, consumes), config: { checks: (body: CustomSnapshotParams, refused) => customProblems(context.store, body, refused) } },
-    async (request: FastifyRequest<{ Body: CustomSnapshotParams }>, reply: FastifyReply) => {
-      const refused = refusedRole(context.tokens, request, "staff");
-      if (refused !== undefined) return reply.code(refused.status).send(refused.body);
-      return enqueueExport(context.queue, { custom: await customJob(context.store, request.body) }, reply);
+    {
+      schema: schema(summary, consumes),
+      config: { checks: (body: CustomSnapshotParams, refused) => customProblems(context.store, body, refused) },
+      // Before the body is read: a caller the route is not for costs the server no parsing, and learns so first.
+      onRequest: async (request, reply) => {
+        const refused = refusedRole(context.tokens, request, "staff");
+        if (refused !== undefined) return reply.code(refused.status).send(refused.body);
+        return undefined;
+      },
     },
+    async (request: FastifyRequest<{ Body: CustomSnapshotParams }>, reply: FastifyReply) => enqueueExport(context.queue, { custom: await customJob(context.store, request.body) }, reply),
   );
 }
 

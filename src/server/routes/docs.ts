@@ -36,6 +36,25 @@ function withBodyExamples<Document extends { paths?: object }>(document: Documen
   return document;
 }
 
+/**
+ * The docs page's Content Security Policy: @fastify/swagger-ui's own, but for two directives.
+ * Styles may be inline: Swagger UI applies inline styles as it renders, which the plugin's
+ * `style-src 'self' https:` blocked (the browser's console said so on every load); scripts stay
+ * 'self' alone. And no upgrade-insecure-requests: this server speaks plain HTTP, and a browser
+ * that reached /docs by a host name would have asked for the page's own scripts over HTTPS.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "font-src 'self' https: data:",
+  "frame-ancestors 'self'",
+  "img-src 'self' data: validator.swagger.io",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join("; ");
+
 export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
   for (const schema of fileSchemas) app.addSchema(schema);
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import("@fastify/swagger"), import("@fastify/swagger-ui")]);
@@ -59,6 +78,6 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) => ("openapiObject" in document ? withBodyExamples(document.openapiObject) : document.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

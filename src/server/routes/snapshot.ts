@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { MAX_LIST_ITEMS } from "../api/limits.js";
-import { snapshotParamsAliases, UUID_PATTERN, type Flag, type SnapshotAccepted, type SnapshotParams } from "../api/snapshot.js";
+import { FILTER_GEOMETRIES, snapshotParamsAliases, UUID_PATTERN, type FilterGeometry, type Flag, type SnapshotAccepted, type SnapshotParams } from "../api/snapshot.js";
 import { type TaskStatus } from "../api/tasks.js";
 import { attributeKeys, isJoined } from "../exports/plan.js";
 import { exportParams } from "../exports/request.js";
@@ -35,7 +35,7 @@ async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refu
 /** The problems of the members /snapshot/ and the newer /snapshot/plain/ share: filters and the area. */
 export async function areaAndFilterProblems(params: Pick<SnapshotParams, "geometry" | "filters">, limit: AreaLimit, refused: Refused): Promise<ValidationError[]> {
   const problems: ValidationError[] = [];
-  for (const [geometry, attributes] of Object.entries(params.filters?.attributes ?? {})) {
+  for (const [geometry, attributes] of knownGeometries(params.filters?.attributes)) {
     const loc = ["body", "filters", "attributes", geometry];
     if (refused(loc)) continue;
     // The schema bounds the entries; an entry may name several keys ("name, addr:street"), and each is a column.
@@ -47,9 +47,19 @@ export async function areaAndFilterProblems(params: Pick<SnapshotParams, "geomet
   return problems;
 }
 
+/**
+ * The entries of filters.tags or filters.attributes that the schema names and checks. Others are
+ * unknown members, ignored whatever they hold (decisions: unknown members), never read.
+ */
+function knownGeometries<T>(byGeometry: Partial<Record<FilterGeometry, T>> | undefined): Array<[FilterGeometry, T]> {
+  // Unread when the schema refused it: null or a list, say.
+  if (byGeometry === null || typeof byGeometry !== "object") return [];
+  return FILTER_GEOMETRIES.flatMap((geometry) => (Object.hasOwn(byGeometry, geometry) ? [[geometry, byGeometry[geometry] as T]] : []));
+}
+
 /** A filter in the joinOr/joinAnd form holds nothing else: a tag key beside them would be read by neither form. */
 function mixedTagFilters(params: Pick<SnapshotParams, "filters">, refused: Refused): ValidationError[] {
-  return Object.entries(params.filters?.tags ?? {}).flatMap(([geometry, entry]) => {
+  return knownGeometries(params.filters?.tags).flatMap(([geometry, entry]) => {
     const loc = ["body", "filters", "tags", geometry];
     if (refused(loc) || !isJoined(entry)) return [];
     return Object.keys(entry)

@@ -112,16 +112,20 @@ export const taskRoutes: FastifyPluginAsync<ExportsContext> = async (app, { queu
     {
       schema: {
         tags: TAGS,
-        summary: "The tasks waiting in a queue, in the order they will run",
+        summary: "The tasks waiting in a queue, in the order they will run; with args, their requests (staff, with a users file)",
         params: { type: "object", properties: { queue_name: { type: "string", maxLength: 255, description: `${QUEUE_NAMES.join(" or ")}` } } },
         querystring: { $ref: "QueueDetailsQuery#" },
-        response: { 200: { $ref: "QueueDetails#" }, 404: { $ref: "HTTPError#" }, 422: { $ref: "HTTPValidationError#" } },
+        security: [{ accessToken: [] }],
+        response: { 200: { $ref: "QueueDetails#" }, 404: { $ref: "HTTPError#" }, ...FAILURES },
       },
     },
     async (request, reply) => {
       const name = request.params.queue_name;
       if (!(QUEUE_NAMES as readonly string[]).includes(name)) return reply.code(404).send({ detail: `Queue '${name}' not found` });
       const withArgs = isTrue(request.query.args, false);
+      // The requests name their callers' areas, dataset prefixes and file names: with a users file, only staff see them (upstream shows anyone).
+      const refused = withArgs ? refusedRole(tokens, request, "staff") : undefined;
+      if (refused !== undefined) return reply.code(refused.status).send(refused.body);
       const body: QueueDetails = (await queue.waiting()).map((task, index) => ({ index, id: task.id, ...(withArgs && { args: JSON.stringify(task.payload) }) }));
       return body;
     },

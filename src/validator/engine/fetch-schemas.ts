@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import type { EngineSettings } from "../item/settings.js";
 import { settingsFrom, type ValidatorOptions } from "./validator.js";
 import { isHttpUrl } from "../net/http-url.js";
+import { textWithin } from "../net/bounded-text.js";
 import { networkFailure, statusWords } from "../net/failure.js";
 import { isObject } from "../stac/cross-field.js";
 import { referencedDocuments } from "../stac/expand.js";
@@ -29,6 +30,13 @@ export interface FetchReport {
 }
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+
+/**
+ * The largest schema downloaded, in bytes: the largest of STAC's and MLM's is under 100 KB. A host
+ * that sends more is not sending a schema, and is not read further (one sending 10 GB took the
+ * command to 5 GB of memory).
+ */
+export const MAX_SCHEMA_BYTES = 4 * 1024 * 1024;
 
 export class SchemaFetcher {
   private readonly sources: SchemaSources;
@@ -84,17 +92,18 @@ export class SchemaFetcher {
       return undefined;
     };
     if (!isHttpUrl(url)) return failed("it is not an http(s) URL");
-    let text: string;
+    let text: string | undefined;
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs) });
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
         return failed(`the server answered ${statusWords(response.status, response.statusText)}`);
       }
-      text = await response.text();
+      text = await textWithin(response, MAX_SCHEMA_BYTES);
     } catch (error) {
       return failed(networkFailure(error, url, this.timeoutMs).words);
     }
+    if (text === undefined) return failed(`the answer is larger than ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB, far more than any JSON Schema; it was not read further`);
     let doc: unknown;
     try {
       doc = JSON.parse(text);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseWhere, WhereSyntaxError } from "../../../src/server/query/where-text.js";
+import { MAX_LIST_ITEMS, MAX_TAG_LENGTH } from "../../../src/server/api/limits.js";
+import { parseWhere as parseWhereWithin, WhereSyntaxError } from "../../../src/server/query/where-text.js";
+
+/** The server's bounds, as the custom export routes give them. */
+const BOUNDS = { conditions: MAX_LIST_ITEMS, values: MAX_LIST_ITEMS, characters: MAX_TAG_LENGTH };
+const parseWhere = (text: string) => parseWhereWithin(text, BOUNDS);
 
 function failure(text: string): WhereSyntaxError {
   try {
@@ -99,5 +104,35 @@ describe("parseWhere: the where of raw-data-api's custom exports", () => {
     expect(failure(`${"(".repeat(40)}tags['a'] IS NOT NULL${")".repeat(40)}`).message).toMatch(/nest deeper than 32/);
     expect(parseWhere(`${"(".repeat(32)}tags['a'] IS NOT NULL${")".repeat(32)}`)).toEqual({ conditions: [{ key: "a", values: [] }], join: "or" });
     expect(failure(`tags['a'] IN (${"'x', ".repeat(2500)}'y')`).message).toMatch(/^the where is 12,518 characters long, above the limit of 10,000$/);
+  });
+
+  it("bounds what a where asks for as every request is bounded: conditions, values of an IN list, characters of a key or value", () => {
+    // 1,400 of them in 9,796 characters: SQLite refused the query.
+    const ored = (count: number) => Array.from({ length: count }, () => "k=1").join(" OR ");
+    expect(parseWhere(ored(100)).conditions).toHaveLength(100);
+    const many = failure(ored(1400));
+    expect(many.message).toBe("the condition at character 701 is one more than a where may hold: at most 100 conditions");
+    expect(many.offset).toBe(700);
+    // Counted across AND, OR and parentheses alike.
+    expect(failure(`(${ored(60)}) AND (${ored(41)})`).message).toMatch(/^the condition at character \d+ is one more than a where may hold: at most 100 conditions$/);
+
+    const digits = (count: number) => Array.from({ length: count }, (_, index) => String(index % 10));
+    const list = (count: number) => `tags['amenity'] IN (${digits(count).join(",")})`;
+    expect(parseWhere(list(100)).conditions).toEqual([{ key: "amenity", values: digits(100) }]);
+    expect(failure(list(3300)).message).toBe("the IN list at character 17 holds more than 100 values; at most 100 are allowed");
+
+    const long = "x".repeat(9900);
+    expect(parseWhere(`tags['${"k".repeat(255)}'] = '${"é".repeat(255)}'`).conditions).toEqual([{ key: "k".repeat(255), values: ["é".repeat(255)] }]);
+    for (const [where, message] of [
+      [`tags['${long}'] IS NOT NULL`, "the tag key at character 6 is 9,900 characters long; tag keys and values have at most 255"],
+      [`tags->>'${long}' IS NOT NULL`, "the tag key at character 8 is 9,900 characters long; tag keys and values have at most 255"],
+      [`"${long}" IS NOT NULL`, "the tag key at character 1 is 9,900 characters long; tag keys and values have at most 255"],
+      [`${long} IS NOT NULL`, "the tag key at character 1 is 9,900 characters long; tag keys and values have at most 255"],
+      [`tags['a'] = '${long}'`, "the value at character 13 is 9,900 characters long; tag keys and values have at most 255"],
+      [`tags['a'] IN ('b', '${long}')`, "the value at character 20 is 9,900 characters long; tag keys and values have at most 255"],
+      [`tags['a'] = ${"1".repeat(256)}`, "the value at character 13 is 256 characters long; tag keys and values have at most 255"],
+    ]) {
+      expect(failure(where!).message, where!.slice(0, 30)).toBe(message);
+    }
   });
 });

@@ -34,6 +34,12 @@ async function customExport(server: ExportServer, body: unknown, path = "/v1/cus
   return customResultOf(status);
 }
 
+/** A 422's body. */
+type Problems = { detail: Array<{ loc: unknown[]; msg: string; type: string }> };
+
+/** YAML that is not JSON, which the YAML reader took 6 to 15 s to read: a flow mapping of 20,000 keys (189 KB). */
+const HOSTILE_YAML = `{${Array.from({ length: 20_000 }, (_, index) => `k${index}: ${index}`).join(", ")}}`;
+
 const resourcesOf = (result: CustomExportResult, category: string): CustomResource[] => result.datasets.find((dataset) => category in dataset)![category]!.resources;
 
 /** The GeoJSON of a zip: its features' properties, as Python reads the file. */
@@ -162,6 +168,65 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     expect(guest.status).toBe(403);
     expect(await guest.json()).toEqual({ detail: [{ msg: "User is not a staff" }] });
     for (const user of USERS.slice(0, 2)) expect((await post({ "Access-Token": user.token })).status, user.username).toBe(200);
+  });
+
+  it("checks the token before it reads the body: nobody's token, a guest's or none is refused whatever the body holds", async () => {
+    // Neither body is read: the one would take the YAML reader seconds, the other is no YAML at all.
+    for (const body of [HOSTILE_YAML, "categories: [a: b: c"]) {
+      const post = (headers: Record<string, string>) => fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", ...headers }, body });
+      const nobody = await post({ "Access-Token": "nobody" });
+      expect([nobody.status, await nobody.json()]).toEqual([403, { detail: [{ msg: "OSM Authentication failed" }] }]);
+      const guest = await post({ "Access-Token": USERS[2]!.token });
+      expect([guest.status, await guest.json()]).toEqual([403, { detail: [{ msg: "User is not a staff" }] }]);
+      const missing = await post({});
+      expect([missing.status, ((await missing.json()) as Problems).detail.map(({ loc }) => loc)]).toEqual([422, [["header", "access-token"]]]);
+    }
+  });
+
+  it("refuses a YAML body past its bounds before the YAML reader builds it, and answers other requests meanwhile", async () => {
+    const order: string[] = [];
+    const post = (name: string, body: string) =>
+      fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", "Access-Token": STAFF }, body }).then(async (answer) => {
+        order.push(name);
+        return { status: answer.status, body: (await answer.json()) as Problems };
+      });
+    const status = fetch(`${server.url}/v1/status/`).then((answer) => {
+      order.push("status");
+      return answer.status;
+    });
+    const refused = await Promise.all([1, 2, 3, 4].map((index) => post(`hostile ${index}`, HOSTILE_YAML)));
+    for (const answer of refused) {
+      expect(answer.status).toBe(422);
+      expect(answer.body.detail).toEqual([{ loc: ["body"], msg: expect.stringMatching(/^the body holds more than 10000 YAML tokens .*send a request this large as JSON/), type: "too_long" }]);
+    }
+    expect(await status).toBe(200);
+    // The status was answered while the hostile bodies were being refused, not after them all.
+    expect(order.indexOf("status")).toBeLessThan(order.length - 1);
+    // The same request in JSON, which the route reads as JSON is read everywhere, meets no YAML bound.
+    const json = await post("json", JSON.stringify({ ...TM_REQUEST, categories: [{ Roads: { ...TM_REQUEST.categories[1]!.Roads, select: Array.from({ length: 100 }, (_, index) => `key${index}`) } }], padding: Array.from({ length: 20_000 }, (_, index) => index) }));
+    expect(json.status, JSON.stringify(json.body)).toBe(200);
+  });
+
+  it("reads YAML's merge keys, and refuses a body that is not UTF-8, a YAML version it does not read, or a key twice in one mapping", async () => {
+    const yamlRequest = (categories: string, head = "") =>
+      `${head}geometry: ${JSON.stringify(SMALL)}\ndataset: {dataset_prefix: hotosm_yaml}\ncategories:\n${categories}`;
+    const merged = "  - Buildings: &common {types: [polygons], select: [name], where: \"tags['building'] IS NOT NULL\", formats: [geojson]}\n  - Roads:\n      <<: *common\n      types: [lines]\n      where: tags['highway'] IS NOT NULL\n";
+    const result = await customExport(server, yamlRequest(merged), "/latest/custom/snapshot/yaml/", { "Content-Type": "application/x-yaml" });
+    expect(resourcesOf(result, "Roads").map(({ name }) => name)).toEqual(["hotosm_yaml_roads_lines_geojson.zip"]);
+    // The version a text names, of those this server reads, is read as that version.
+    expect((await customExport(server, yamlRequest(merged, "%YAML 1.1\n---\n"), "/latest/custom/snapshot/yaml/", { "Content-Type": "application/x-yaml" })).datasets).toHaveLength(2);
+
+    const refusal = async (body: string | Buffer) => {
+      const answer = await fetch(`${server.url}/v1/custom/snapshot/yaml/`, { method: "POST", headers: { "Content-Type": "application/x-yaml", "Access-Token": STAFF }, body });
+      expect(answer.status).toBe(422);
+      return ((await answer.json()) as Problems).detail;
+    };
+    const latin1 = Buffer.from(yamlRequest(merged.replace("Roads", "Caf\xe9s")), "latin1");
+    expect(await refusal(latin1)).toEqual([{ loc: ["body"], msg: "the body is not valid YAML: its bytes are not UTF-8 text, which a YAML body must be", type: "yaml_invalid" }]);
+    expect(await refusal(yamlRequest(merged, "%YAML 9.9\n---\n"))).toEqual([{ loc: ["body"], msg: "the body is YAML 9.9 (%YAML at line 1, column 1); this server reads YAML 1.1 and 1.2", type: "yaml_invalid" }]);
+    expect(await refusal(yamlRequest(merged, "dataset: {dataset_prefix: other}\n"))).toEqual([
+      { loc: ["body"], msg: 'the body is not valid YAML: the key "dataset" appears twice in one mapping (again at line 3, column 1); map keys must be unique', type: "yaml_invalid" },
+    ]);
   });
 
   it("answers every problem of a request in one 422, each where it is", async () => {

@@ -1,7 +1,26 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startExportServer, waitForTask, type ExportServer } from "./exports.js";
 import { demoStorePath, type Answer } from "./helpers.js";
 import { isCustomOutcome } from "../../../src/server/tasks/export-tasks.js";
+import { afterFile } from "../../support/cleanup.js";
+import { hasTool } from "../../support/requirements.js";
+
+const hasChromium = hasTool(["chromium"], "chromium");
+
+/** The page as headless Chromium renders it (its DOM once scripts ran), and what the page wrote to the browser's console. */
+async function renderedInChromium(url: string): Promise<{ dom: string; console: string[] }> {
+  const profile = mkdtempSync(join(tmpdir(), "basemodel-chromium-"));
+  afterFile(() => rmSync(profile, { recursive: true, force: true }));
+  // --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start; the page is our own.
+  const args = ["--headless", "--no-sandbox", "--disable-gpu", `--user-data-dir=${profile}`, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom", url];
+  const { stdout, stderr } = await promisify(execFile)("chromium", args, { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
+  return { dom: stdout, console: stderr.split("\n").filter((line) => line.includes(":CONSOLE")) };
+}
 
 interface Media {
   schema?: { $ref?: string };
@@ -53,6 +72,20 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
     const bundle = await fetch(`${server.url}/docs/static/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
     expect(Number(bundle.headers.get("content-length") ?? (await bundle.arrayBuffer()).byteLength)).toBeGreaterThan(100_000);
+  });
+
+  it.runIf(hasChromium)("/docs renders in a browser with no Content Security Policy error: inline styles allowed, scripts from the server only", async () => {
+    const policy = (await fetch(`${server.url}/docs/`)).headers.get("content-security-policy")!;
+    const directives = new Map(policy.split(";").map((directive) => directive.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    expect(directives.get("script-src")).toEqual(["'self'"]);
+    expect(directives.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
+    // A server of plain HTTP: the page's own assets must not be asked for over HTTPS.
+    expect(directives.has("upgrade-insecure-requests")).toBe(false);
+    const { dom, console } = await renderedInChromium(`${server.url}/docs/`);
+    expect(console).toEqual([]);
+    // Swagger UI rendered the document: its title, and an operation per route.
+    expect(dom).toContain("basemodel reference server");
+    expect(dom.match(/class="opblock-summary-path"/g)?.length).toBeGreaterThan(40);
   });
 
   it("every answer has a description and names its schema", async () => {

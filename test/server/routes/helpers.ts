@@ -7,7 +7,9 @@ import { schemas } from "../../../src/server/api/index.js";
 import { createServer, type ServerOptions } from "../../../src/server/app.js";
 import { openStore } from "../../../src/server/store/open.js";
 import type { FeatureStore } from "../../../src/server/store/store.js";
-export { monacoStorePath } from "../../support/monaco.js";
+import { monacoPostgisUrl, monacoStorePath } from "../../support/monaco.js";
+import { postgresTemplateUrl } from "../../support/requirements.js";
+export { monacoStorePath };
 
 /**
  * An answer's JSON (undefined when its text is not JSON), as the tests read it. Untyped on
@@ -93,4 +95,14 @@ export function demoStorePath(): Promise<string> {
     return path;
   })();
   return demoStore;
+}
+
+/**
+ * The stores a route must answer alike from, each holding Monaco: SQLite, and PostGIS where
+ * scripts/test-services runs (else a one-line skip; a failure under BASEMODEL_TEST_ALL=1).
+ * For describe.each: [name, a function that gives the store's path or URL].
+ */
+export function monacoStores(): Array<[name: string, location: () => Promise<string>]> {
+  const template = postgresTemplateUrl();
+  return [["SQLite", monacoStorePath], ...(template === undefined ? [] : [["PostGIS", () => monacoPostgisUrl(template)] as [string, () => Promise<string>]])];
 }

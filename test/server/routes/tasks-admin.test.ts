@@ -85,7 +85,7 @@ describe("task administration", () => {
     const third = await queued(CUSTOM, "/latest/custom/snapshot/");
     expect(await get("/v1/tasks/queue/")).toEqual({ status: 200, body: { raw_daemon: { length: 2 }, raw_ondemand: { length: 2 } } });
     expect(await get("/v1/tasks/queue/details/raw_daemon/")).toEqual({ status: 200, body: [{ index: 0, id: second }, { index: 1, id: third }] });
-    const withArgs = await get("/v1/tasks/queue/details/raw_ondemand/?args=true");
+    const withArgs = await get("/v1/tasks/queue/details/raw_ondemand/?args=true", STAFF);
     expect(withArgs.body.map(({ id }: { id: string }) => id)).toEqual([second, third]);
     expect(JSON.parse(withArgs.body[0].args)).toMatchObject({ params: { fileName: "second" } });
     expect(JSON.parse(withArgs.body[1].args)).toMatchObject({ custom: { prefix: "hotosm_project_1" } });
@@ -119,6 +119,22 @@ describe("task administration", () => {
     expect(await get("/latest/tasks/purge/", ADMIN)).toEqual({ status: 200, body: { tasks_discarded: 0 } });
   });
 
+  it("the queue's requests (args) are for staff and admins: they name their callers' areas and files", async () => {
+    gate = deferred<void>();
+    const running = await queued({ geometry: SMALL });
+    await eventually(async () => started.includes(running));
+    const waiting = await queued({ geometry: SMALL, fileName: "private" });
+    for (const token of [STAFF, ADMIN]) expect(JSON.parse((await get("/latest/tasks/queue/details/raw_daemon/?args=true", token)).body[0].args)).toMatchObject({ params: { fileName: "private" } });
+    expect(await get("/latest/tasks/queue/details/raw_daemon/?args=true", GUEST)).toEqual({ status: 403, body: { detail: [{ msg: "User is not a staff" }] } });
+    expect(await get("/latest/tasks/queue/details/raw_daemon/?args=true", "nobody")).toEqual({ status: 403, body: { detail: [{ msg: "OSM Authentication failed" }] } });
+    expect((await get("/latest/tasks/queue/details/raw_daemon/?args=true")).body.detail[0].loc).toEqual(["header", "access-token"]);
+    // Without args, the queue's order is anyone's to see, as upstream.
+    expect(await get("/latest/tasks/queue/details/raw_daemon/", GUEST)).toEqual({ status: 200, body: [{ index: 0, id: waiting }] });
+    expect(await get("/latest/tasks/queue/details/raw_daemon/?args=false")).toEqual({ status: 200, body: [{ index: 0, id: waiting }] });
+    gate.resolve();
+    for (const id of [running, waiting]) expect((await waitForTask(server, `/tasks/status/${id}/`)).status).toBe("SUCCESS");
+  });
+
   it("revoke is for staff and admins, of a task that exists", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
     expect(await get(`/v1/tasks/revoke/${id}/`, STAFF)).toEqual({ status: 404, body: { detail: expect.stringMatching(/^no task 00000000/) } });
@@ -134,5 +150,8 @@ describe("task administration without workers", () => {
     const server = await startExportServer({ concurrency: 0 });
     expect((await server.get("/latest/tasks/ping/")).body).toBeNull();
     expect((await server.get("/latest/tasks/inspect/?summary=false")).body).toEqual({ active: null });
+    // Without a users file, every route is open: the queue's requests too.
+    expect((await server.post("/latest/snapshot/", { geometry: SMALL, fileName: "open" })).status).toBe(200);
+    expect(JSON.parse((await server.get("/latest/tasks/queue/details/raw_daemon/?args=true")).body[0].args)).toMatchObject({ params: { fileName: "open" } });
   });
 });

@@ -7,17 +7,36 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fetchSchemas, validateItem } from "../../../src/index.js";
-import { basemodel, scratchDir } from "../../cli/helpers.js";
+import { basemodel, ROOT, scratchDir } from "../../cli/helpers.js";
 import { localServer, type Route } from "../../support/local-http.js";
 
-const ROOT = path.resolve(__dirname, "../../..");
 
 const json =
   (body: () => unknown): Route =>
   (_request, response) =>
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body()));
 
+/** Bytes each endless answer wrote before its client went away. */
+const written: Record<string, number> = {};
+
+/** An answer that never ends (or declares 10 GB): what a schema must not be read as, to the end. */
+const endless =
+  (name: string, declared?: number): Route =>
+  (_request, response) => {
+    written[name] = 0;
+    response.writeHead(200, { "content-type": "application/json", ...(declared === undefined ? {} : { "content-length": String(declared) }) });
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const write = () => {
+      while (!response.destroyed && response.write(chunk)) written[name]! += chunk.length;
+    };
+    response.on("drain", write);
+    response.write('{"description": "');
+    write();
+  };
+
 const server = await localServer({
+  "/endless/v1.0.0/schema.json": endless("endless"),
+  "/declared/v1.0.0/schema.json": endless("declared", 10 * 1024 ** 3),
   // The extension's schema, whose $ref leads to a second document on the same server.
   "/demo/v1.0.0/schema.json": json(() => ({
     $schema: "http://json-schema.org/draft-07/schema#",
@@ -68,6 +87,18 @@ describe("fetchSchemas", () => {
     });
     const { warnings } = validateItem(item, { stac: true, schemaCache: cache });
     expect(warnings.map((issue) => issue.rule)).toEqual(["stac-extension-unknown", "stac-extension-unknown"]);
+  });
+
+  it("reads no more of an answer than a schema can hold: one that never ends, or declares 10 GB, fails at once", async () => {
+    const cache = scratchDir();
+    const urls = ["endless", "declared"].map((name) => `${server.url}/${name}/v1.0.0/schema.json`);
+    const reason = "the answer is larger than 4 MiB, far more than any JSON Schema; it was not read further";
+    // Well before the timeout: the command stops reading, the server stops writing.
+    const report = await fetchSchemas([itemListing(...urls)], { schemaCache: cache, timeoutMs: 120_000 });
+    expect(report.downloaded).toEqual([]);
+    expect(report.failed.sort((a, b) => a.url.localeCompare(b.url))).toEqual(urls.sort().map((url) => ({ url, reason })));
+    expect(written.endless).toBeLessThan(64 * 1024 * 1024);
+    expect(written.declared).toBeLessThan(64 * 1024 * 1024);
   });
 
   it("checks its options", async () => {
