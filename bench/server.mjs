@@ -4,10 +4,21 @@
 //     by autocannon against `basemodel serve` in its own process: one connection (latency) and
 //     50 connections (throughput), the latter also with `--processes` set to this machine's cores.
 // Targets (issue 4): import ≤ 3 s; one connection p99 ≤ 25 ms; 50 connections ≥ 300 req/s, no errors.
+//
+// A/B (issue 29): /raw/all on Monaco's centre at 50 connections, two servers up side by side and
+// autocannon runs alternating between them, round after round, each figure beside its reference
+// of the same round:
+//   node bench/server.mjs --against <commit>   the server of <commit> (built in a temporary
+//                                               folder with this checkout's node_modules) vs this
+//                                               one, on the same store file
+//   node bench/server.mjs --postgres <url>     this server on SQLite vs on PostGIS (<url>: a
+//                                               database whose feature tables it may replace)
+// Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -37,9 +48,13 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports")) {
-  const args = [BIN, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
-  const child = spawn(node, args, { stdio: ["ignore", "pipe", "inherit"] });
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN) {
+  const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
+  // Standard error is a pipe, as under a service manager: the server logs a line per request
+  // there at its default level. Only its end is kept, to say why a server that exits did.
+  const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let errors = "";
+  child.stderr.on("data", (chunk) => (errors = (errors + chunk).slice(-2000)));
   const url = await new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
@@ -47,7 +62,7 @@ export async function startServe(db, processes = 1, exportsDir = join(dirname(db
       const match = /(http:\/\/[^\s]+)/.exec(text);
       if (match) resolve(match[1]);
     });
-    child.on("exit", (code) => reject(new Error(`basemodel serve exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`basemodel serve exited with ${code}: ${errors}`)));
   });
   // Resolves once the process has gone: the next server may then open the same export queue.
   const stop = () => new Promise((stopped) => child.once("exit", stopped).kill("SIGTERM"));
@@ -100,15 +115,21 @@ export async function cpuPerRequest(server, path, body) {
   return (cpuMs(server.pid) - before) / 100;
 }
 
-export function load(url, path, body, connections) {
+export function load(url, path, body, connections, duration = 10) {
   return autocannon({
     url: url + path,
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
     connections,
-    duration: 10,
+    duration,
   });
+}
+
+/** Monaco's centre, buildings: the /raw/all body of every benchmark here. */
+function rawAllBody() {
+  const [minX, minY, maxX, maxY] = CENTRE;
+  return { area: `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`, tags: "building" };
 }
 
 export async function run() {
@@ -118,10 +139,8 @@ export async function run() {
     const monaco = join(dir, "monaco.db");
     execFileSync(node, [BIN, "import", MONACO, "--db", monaco], { stdio: "ignore" });
     const server = await startServe(monaco);
-    const [minX, minY, maxX, maxY] = CENTRE;
-    const area = `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`;
     const routes = [
-      ["/raw/all", { area, tags: "building" }],
+      ["/raw/all", rawAllBody()],
       ["/latest/snapshot/plain/", { bbox: CENTRE }],
     ];
     const cores = availableParallelism();
@@ -170,4 +189,117 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
+/** The server of `commit`, built in `dir` with this checkout's node_modules: the path of its CLI. */
+function buildCommit(commit, dir) {
+  const tree = join(dir, commit);
+  mkdirSync(tree);
+  execFileSync("sh", ["-c", 'git -C "$0" archive "$1" | tar -x -C "$2"', root, commit, tree]);
+  symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
+  execFileSync("npm", ["run", "build"], { cwd: tree, stdio: ["ignore", "ignore", "inherit"] });
+  return join(tree, "bin/basemodel.js");
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * `rounds` autocannon runs on each of two servers that are up at once, alternating, the order
+ * swapped every round so that neither always runs right after the other: their rates per round.
+ */
+async function alternate([reference, current], path, body, { rounds, seconds }) {
+  const send = (server) => fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  for (const server of [reference, current]) for (let i = 0; i < 20; i++) await (await send(server)).arrayBuffer();
+  const rows = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [reference, current] : [current, reference];
+    const results = new Map();
+    for (const server of order) results.set(server, await load(server.url, path, body, 50, seconds));
+    rows.push([reference, current].map((server) => results.get(server)));
+  }
+  return rows;
+}
+
+/** The A/B table: each round's two rates and their ratio, then the medians and the ratios' spread. */
+function abTable(labels, rows) {
+  const rate = (result) => `${result.requests.average.toFixed(0)} req/s${result.errors + result.non2xx > 0 ? ` (${result.errors + result.non2xx} errors)` : ""}`;
+  const ratios = rows.map(([reference, current]) => current.requests.average / reference.requests.average);
+  const medianOf = (index) => median(rows.map((row) => row[index].requests.average)).toFixed(0);
+  return [
+    `| Round | ${labels[0]} (reference) | ${labels[1]} | Ratio |`,
+    "|---|---|---|---|",
+    ...rows.map(([reference, current], index) => `| ${index + 1} | ${rate(reference)} | ${rate(current)} | ${ratios[index].toFixed(2)}x |`),
+    `| median | ${medianOf(0)} req/s | ${medianOf(1)} req/s | **${median(ratios).toFixed(2)}x** (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) |`,
+  ].join("\n");
+}
+
+/**
+ * /raw/all at 50 connections, two servers alternating (see the top of this file): against the
+ * server of `options.against`, or this server's SQLite store against `options.postgres`.
+ */
+export async function runAB(options) {
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-ab-"));
+  try {
+    const monaco = join(dir, "monaco.db");
+    execFileSync(node, [BIN, "import", MONACO, "--db", monaco], { stdio: "ignore" });
+    let contenders;
+    if (options.against !== undefined) {
+      const commit = execFileSync("git", ["-C", root, "rev-parse", "--short", options.against], { encoding: "utf8" }).trim();
+      const changed = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "src"], { encoding: "utf8" }).trim() !== "";
+      contenders = [
+        { label: `commit ${commit}`, bin: buildCommit(commit, dir), db: monaco },
+        { label: `this checkout (${execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}${changed ? " + changes" : ""})`, bin: BIN, db: monaco },
+      ];
+    } else {
+      execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });
+      contenders = [
+        { label: "SQLite", bin: BIN, db: monaco },
+        { label: "PostGIS", bin: BIN, db: options.postgres },
+      ];
+    }
+    const machine = availability();
+    const sections = [
+      `This machine at the start: a busy loop ran ${(machine.share * 100).toFixed(0)} % of 5 s; its longest stall was ${machine.longest.toFixed(0)} ms.`,
+    ];
+    for (const processes of options.processes) {
+      const servers = [];
+      try {
+        for (const [index, contender] of contenders.entries()) servers.push(await startServe(contender.db, processes, join(dir, `exports-${index}`), contender.bin));
+        const rows = await alternate(servers, "/raw/all", rawAllBody(), options);
+        sections.push(
+          "",
+          `POST /raw/all, Monaco's centre, 50 connections, --processes ${processes}, ${options.rounds} rounds of ${options.seconds} s each, alternating:`,
+          "",
+          abTable(contenders.map((contender) => contender.label), rows),
+        );
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    }
+    return sections.join("\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      against: { type: "string" },
+      postgres: { type: "string" },
+      processes: { type: "string" },
+      rounds: { type: "string", default: "8" },
+      seconds: { type: "string", default: "10" },
+    },
+  });
+  if (values.against === undefined && values.postgres === undefined) console.log(await run());
+  else if (values.against !== undefined && values.postgres !== undefined) {
+    console.error("--against and --postgres each make an A/B run of their own: give one of them");
+    process.exitCode = 2;
+  } else {
+    const processes = (values.processes ?? (values.against !== undefined ? "1,2" : "2")).split(",").map(Number);
+    console.log(await runAB({ against: values.against, postgres: values.postgres, processes, rounds: Number(values.rounds), seconds: Number(values.seconds) }));
+  }
+}

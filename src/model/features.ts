@@ -42,8 +42,8 @@ export interface StoredForm {
   /** `geometry` as GeoJSON text. */
   geometryJson: string;
   geometryType: Geometry["type"];
-  /** A box that holds the whole geometry (perhaps with a margin). */
-  bbox: BBox;
+  /** A box that holds the whole geometry (perhaps with a margin), when the store has one at hand. */
+  bbox?: BBox;
 }
 
 /** The feature's geometry type, without parsing a stored geometry for it. */

@@ -1,5 +1,5 @@
-/** A feature table's row as a store's query returns it, and the feature it holds: the same twelve columns in every store. */
-import type { Geometry } from "../../model/geojson.js";
+/** A feature table's row as a store's query returns it, and the feature it holds: the same eight columns in every store. */
+import type { BBox, Geometry } from "../../model/geojson.js";
 import type { FeatureAnnotations, OsmFeature, StoredForm } from "../../model/features.js";
 
 /**
@@ -16,12 +16,14 @@ export type FeatureRow = [
   user: string | null,
   tags: string,
   geometry: string,
-  /** The geometry's bounding box. */
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
 ];
+
+/**
+ * A FeatureRow followed by the geometry's bounding box: the SQLite store reads it beside the row
+ * (its R*Tree's) and tests the area on it in JS first. A store that tests the area in SQL has no
+ * use for it, and computing it costs PostGIS a pass over every geometry.
+ */
+export type BoxedFeatureRow = [...FeatureRow, minX: number, minY: number, maxX: number, maxY: number];
 
 /** Every geometry a store writes (JSON.stringify of our objects, PostGIS's ST_AsGeoJSON) starts with its type. */
 const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|MultiPolygon)"/;
@@ -33,7 +35,13 @@ const LEADING_TYPE = /^\{"type":"(Point|LineString|MultiLineString|Polygon|Multi
  * the values.
  */
 export function toFeature(row: readonly [...FeatureRow, ...unknown[]]): OsmFeature {
-  return new RowFeature(row);
+  return new RowFeature(row, undefined);
+}
+
+/** The feature of a BoxedFeatureRow (perhaps followed by more columns), its box kept in `stored`. */
+export function toBoxedFeature(row: readonly [...BoxedFeatureRow, ...unknown[]]): OsmFeature {
+  const [, , , , , , , , minX, minY, maxX, maxY] = row;
+  return new RowFeature(row, { minX, minY, maxX, maxY });
 }
 
 /** A class rather than an object literal with closures: candidates are made by the thousand per request. */
@@ -50,8 +58,8 @@ class RowFeature implements OsmFeature {
   #tags: Record<string, string> | undefined;
   #geometry: Geometry | undefined;
 
-  constructor(row: readonly [...FeatureRow, ...unknown[]]) {
-    const [osmId, version, changeset, timestamp, uid, user, tagsJson, geometryJson, minX, minY, maxX, maxY] = row;
+  constructor(row: readonly [...FeatureRow, ...unknown[]], bbox: BBox | undefined) {
+    const [osmId, version, changeset, timestamp, uid, user, tagsJson, geometryJson] = row;
     this.osmId = osmId;
     this.version = version;
     this.changeset = changeset;
@@ -61,7 +69,7 @@ class RowFeature implements OsmFeature {
     const type = LEADING_TYPE.exec(geometryJson)?.[1] as Geometry["type"] | undefined;
     // Text not written by this store (no leading type) is parsed at once for its type.
     if (type === undefined) this.#geometry = JSON.parse(geometryJson) as Geometry;
-    this.stored = { tagsJson, geometryJson, geometryType: type ?? this.#geometry!.type, bbox: { minX, minY, maxX, maxY } };
+    this.stored = { tagsJson, geometryJson, geometryType: type ?? this.#geometry!.type, bbox };
   }
 
   get tags(): Record<string, string> {

@@ -14,7 +14,7 @@ import { FEATURE_TABLES, type FeatureTable, type OsmType, type StoredFeature } f
 import { type AppendOptions, type AppendSummary, type RebuiltFeature } from "../store.js";
 import { PostgisFindings } from "./findings.js";
 import { runOsm2pgsql } from "./load.js";
-import { FEATURE_COLUMNS } from "./rows.js";
+import { FEATURE_COLUMN_COUNT, FEATURE_COLUMNS } from "./rows.js";
 
 const TYPE_OF: Record<FeatureTable, OsmType> = { nodes: "node", ways_line: "way", ways_poly: "way", relations: "relation" };
 
@@ -90,7 +90,7 @@ async function featuresOf(pool: pg.Pool, ids: Ids): Promise<Map<string, StoredFe
   const { rows } = await pool.query<[...FeatureRow, number]>({ text: sql, values: FEATURE_TABLES.map((table) => ids[TYPE_OF[table]]), rowMode: "array" });
   const found = new Map<string, StoredFeature>();
   for (const row of rows) {
-    const table = FEATURE_TABLES[row[12]]!;
+    const table = FEATURE_TABLES[row[FEATURE_COLUMN_COUNT]]!;
     found.set(`${TYPE_OF[table]}/${row[0]}`, { table, feature: toFeature(row) });
   }
   return found;

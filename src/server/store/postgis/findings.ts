@@ -12,7 +12,7 @@ import { FEATURE_TABLES, type FeatureTable, type QualityFinding, type StoredFeat
 import { type FindingsUpdate } from "../store.js";
 import { statementName } from "./connection.js";
 import { Parameters } from "./parameters.js";
-import { FEATURE_COLUMNS } from "./rows.js";
+import { FEATURE_COLUMN_COUNT, FEATURE_COLUMNS } from "./rows.js";
 import { tagCondition } from "./where.js";
 
 /** Features whose findings are written per statement. */
@@ -42,10 +42,10 @@ export class PostgisFindings implements FindingsUpdate {
     const where = `t.geom && ${box}${tagSql === "" ? "" : ` AND ${tagSql}`}`;
     // The table's position follows the FeatureRow's columns.
     const sql = FEATURE_TABLES.map((table, index) => `SELECT ${FEATURE_COLUMNS}, ${index} FROM ${table} t WHERE ${where}`).join(" UNION ALL ");
-    const text = `${sql} ORDER BY 13, 1`;
+    const text = `${sql} ORDER BY ${FEATURE_COLUMN_COUNT + 1}, 1`;
     // Prepared once per shape of the tag filter: a check asks this for every feature.
     const { rows } = await this.client.query<[...FeatureRow, number]>({ name: statementName(text), text, values: parameters.values, rowMode: "array" });
-    return rows.map((row) => ({ table: FEATURE_TABLES[row[12]]!, feature: toFeature(row) }));
+    return rows.map((row) => ({ table: FEATURE_TABLES[row[FEATURE_COLUMN_COUNT]]!, feature: toFeature(row) }));
   }
 
   async setFindings(found: StoredFeature, findings: readonly QualityFinding[]): Promise<void> {

@@ -4,11 +4,11 @@
 export const ISO_TIME = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 
 /**
- * The columns of a FeatureRow, from a feature table named `t`: PostGIS writes the GeoJSON and
- * the bounding box, and jsonb the tags' text, so that an answer copies them unparsed.
+ * The columns of a FeatureRow, from a feature table named `t`: PostGIS writes the GeoJSON, and
+ * jsonb the tags' text, so that an answer copies them unparsed. No bounding box: every query
+ * tests the area in SQL, and each ST_XMin-style call would read the whole geometry again.
  */
-export const FEATURE_COLUMNS = `t.osm_id, t.version, t.changeset, to_char(t.timestamp, ${ISO_TIME}), t.uid, t."user", t.tags::text,
-  ST_AsGeoJSON(t.geom), ST_XMin(t.geom), ST_YMin(t.geom), ST_XMax(t.geom), ST_YMax(t.geom)`;
+export const FEATURE_COLUMNS = `t.osm_id, t.version, t.changeset, to_char(t.timestamp, ${ISO_TIME}), t.uid, t."user", t.tags::text, ST_AsGeoJSON(t.geom)`;
 
-/** How many columns FEATURE_COLUMNS has: annotation columns follow them. */
-export const FEATURE_COLUMN_COUNT = 12;
+/** How many columns FEATURE_COLUMNS has: annotation columns (or a table's position) follow them. */
+export const FEATURE_COLUMN_COUNT = 8;

@@ -85,7 +85,7 @@ const SUPPORT_SQL = [
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ];
 
-/** The columns of a FeatureRow (feature-rows.ts), from a feature table named `t`, in the FeatureRow's order. */
+/** The columns of a BoxedFeatureRow (feature-rows.ts), from a feature table named `t`, in its order. */
 export const FEATURE_ROW_COLUMNS = 't.osm_id, t.version, t.changeset, t.timestamp, t.uid, t."user", t.tags, t.geometry, t.min_x, t.min_y, t.max_x, t.max_y';
 
 export function createSchema(db: BetterSqlite3.Database): void {

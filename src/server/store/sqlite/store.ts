@@ -10,7 +10,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { DriverMissing, NotAStore, StoreMissing, StoreSchemaVersion, StoreUnreadable } from "../../errors.js";
 import { isDatabaseUrl } from "../location.js";
 import type { BBox } from "../../../model/geojson.js";
-import { toFeature, type FeatureRow } from "../feature-rows.js";
+import { toBoxedFeature, type BoxedFeatureRow } from "../feature-rows.js";
 import { SqliteReports } from "./reports.js";
 import { sqliteFailure } from "./failure.js";
 import { createSchema, FEATURE_ROW_COLUMNS, SCHEMA_VERSION } from "./schema.js";
@@ -92,8 +92,8 @@ export const sqliteStoreFactory: EmbeddedStoreFactory = {
   },
 };
 
-/** A FeatureRow followed by ANNOTATION_COLUMNS. */
-type AnnotatedRow = [...FeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null, closedAt: string | null];
+/** A BoxedFeatureRow followed by ANNOTATION_COLUMNS. */
+type AnnotatedRow = [...BoxedFeatureRow, statuses: string | null, hashtags: string | null, editor: string | null, createdAt: string | null, closedAt: string | null];
 
 /**
  * The feature's statuses (by rank; NULL when it has none) and its changeset's metadata, as
@@ -131,8 +131,8 @@ class SqliteFeatureStore implements WritableFeatureStore {
 
   async featuresWithId(osmId: number): Promise<StoredFeature[]> {
     return FEATURE_TABLES.flatMap((table) => {
-      const row = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id = ?`).raw().get(osmId) as FeatureRow | undefined;
-      return row === undefined ? [] : [{ table, feature: toFeature(row) }];
+      const row = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE t.osm_id = ?`).raw().get(osmId) as BoxedFeatureRow | undefined;
+      return row === undefined ? [] : [{ table, feature: toBoxedFeature(row) }];
     });
   }
 
@@ -166,13 +166,13 @@ class SqliteFeatureStore implements WritableFeatureStore {
    * and the feature of each. Iterated by the caller itself: a generator in between costs a
    * twentieth of a query.
    */
-  private rows(table: FeatureTable, bbox: BBox, options: CandidateOptions): { rows: Iterable<readonly [...FeatureRow, ...unknown[]]>; feature: (row: readonly [...FeatureRow, ...unknown[]]) => OsmFeature } {
-    if (!this.mayMatchTags(table, options.tags)) return { rows: [], feature: toFeature };
+  private rows(table: FeatureTable, bbox: BBox, options: CandidateOptions): { rows: Iterable<readonly [...BoxedFeatureRow, ...unknown[]]>; feature: (row: readonly [...BoxedFeatureRow, ...unknown[]]) => OsmFeature } {
+    if (!this.mayMatchTags(table, options.tags)) return { rows: [], feature: toBoxedFeature };
     const where = candidateWhere(table, bbox, options);
     const order = options.order === "newest" ? "t.timestamp DESC, t.osm_id DESC" : "t.osm_id";
     if (!options.annotated) {
       const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE ${where.sql} ORDER BY ${order}`).raw().iterate(...where.parameters);
-      return { rows: rows as IterableIterator<FeatureRow>, feature: toFeature };
+      return { rows: rows as IterableIterator<BoxedFeatureRow>, feature: toBoxedFeature };
     }
     const columns = ANNOTATION_COLUMNS.replaceAll("%TABLE%", table);
     const rows = this.statement(`SELECT ${FEATURE_ROW_COLUMNS}${columns} FROM ${table} t LEFT JOIN changesets c ON c.id = t.changeset WHERE ${where.sql} ORDER BY ${order}`)
@@ -254,8 +254,8 @@ class SqliteFeatureStore implements WritableFeatureStore {
 const MAX_CACHED_STATEMENTS = 64;
 
 function toAnnotatedFeature(row: AnnotatedRow): OsmFeature {
-  const feature = toFeature(row);
-  // The annotation columns follow the FeatureRow's twelve.
+  const feature = toBoxedFeature(row);
+  // The annotation columns follow the BoxedFeatureRow's twelve.
   const [statuses, hashtags, editor, createdAt, closedAt] = [row[12], row[13], row[14], row[15], row[16]];
   feature.annotations = {
     statuses: statuses === null ? [] : JSON.parse(statuses),

@@ -7,7 +7,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { OsmMember } from "../../../model/osm.js";
 import type { TagFilter } from "../../../model/query.js";
 import type { BBox } from "../../../model/geojson.js";
-import { toFeature, type FeatureRow } from "../feature-rows.js";
+import { toBoxedFeature, type BoxedFeatureRow } from "../feature-rows.js";
 import { FEATURE_ROW_COLUMNS } from "./schema.js";
 import { candidateWhere } from "./where.js";
 import { SqliteWrites } from "./writes.js";
@@ -129,7 +129,7 @@ export class SqliteUpdate implements StoreUpdate {
   async getFeatures(type: OsmType, ids: readonly number[]): Promise<Map<number, StoredFeature>> {
     const found = new Map<number, StoredFeature>();
     for (const table of TABLES_OF[type]) {
-      for (const row of inBatches(ids, (batch) => this.featureById.get(table)!.all(batch) as FeatureRow[])) found.set(row[0], { table, feature: toFeature(row) });
+      for (const row of inBatches(ids, (batch) => this.featureById.get(table)!.all(batch) as BoxedFeatureRow[])) found.set(row[0], { table, feature: toBoxedFeature(row) });
     }
     return found;
   }
@@ -146,8 +146,8 @@ export class SqliteUpdate implements StoreUpdate {
       const where = candidateWhere(table, bbox, { tags });
       const rows = this.prepared(`SELECT ${FEATURE_ROW_COLUMNS} FROM ${table} t WHERE ${where.sql}`)
         .raw()
-        .all(...where.parameters) as FeatureRow[];
-      return rows.map((row) => ({ table, feature: toFeature(row) }));
+        .all(...where.parameters) as BoxedFeatureRow[];
+      return rows.map((row) => ({ table, feature: toBoxedFeature(row) }));
     });
   }
 
