@@ -26,6 +26,7 @@ const MEANINGS: Record<ErrorCode, "usage" | "failure"> = {
   BASEMODEL_QUEUE_IN_USE: "failure",
   BASEMODEL_QUEUE_UNREACHABLE: "failure",
   BASEMODEL_QUEUE_UNAVAILABLE: "failure",
+  BASEMODEL_STORE_UNAVAILABLE: "failure",
 };
 
 /**

@@ -13,6 +13,7 @@ import { keepSchemaErrors, reportEveryProblem } from "./http/body-checks.js";
 import { checkBodyShape } from "./http/body-shape.js";
 import { answerCors, corsPolicy, type CorsOrigins } from "./http/cors.js";
 import { registerDocs } from "./routes/docs.js";
+import { refuseWhileClosing } from "./http/closing.js";
 import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./http/error-answers.js";
 import { silentLog, type Log } from "./http/log.js";
 import { requestLine } from "./http/request-line.js";
@@ -90,6 +91,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: answerClientError(log, { requestTimeoutMs, headersTimeoutMs }, cors),
     frameworkErrors: answerUnroutable(log, cors),
+    // refuseWhileClosing answers in our shape.
+    return503OnClosing: false,
     // discriminator: a GeoJSON area is checked against the one shape its `type` names (src/server/api/snapshot.ts).
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, verbose: true, strict: false, discriminator: true } },
   });
@@ -117,6 +120,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // First: every answer carries the CORS headers, that of a request without Host included.
   app.addHook("onRequest", answerCors(cors));
   app.addHook("onRequest", requireHost);
+  refuseWhileClosing(app);
   if (log.enabled("info")) {
     app.addHook("onResponse", (request, reply, done) => {
       log.info(requestLine(request, reply));

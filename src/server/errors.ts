@@ -23,7 +23,8 @@ export type ErrorCode =
   | "BASEMODEL_NOT_A_QUEUE"
   | "BASEMODEL_QUEUE_IN_USE"
   | "BASEMODEL_QUEUE_UNREACHABLE"
-  | "BASEMODEL_QUEUE_UNAVAILABLE";
+  | "BASEMODEL_QUEUE_UNAVAILABLE"
+  | "BASEMODEL_STORE_UNAVAILABLE";
 
 export abstract class BasemodelError extends Error {
   abstract readonly code: ErrorCode;
@@ -109,3 +110,9 @@ export const QueueUnreachable = createError<{ location: string; why: string }>("
  * not answer: the task was not queued or looked up, and the caller may try again later.
  */
 export const QueueUnavailable = createError<{ why: string }>("BASEMODEL_QUEUE_UNAVAILABLE", ({ why }) => why);
+
+/**
+ * A store whose database cannot be reached now (its server down, restarting or failing over): the
+ * caller may try again later, and the server answers 503 rather than 500, as for the queue.
+ */
+export const StoreUnavailable = createError<{ why: string }>("BASEMODEL_STORE_UNAVAILABLE", ({ why }) => why);

@@ -169,6 +169,9 @@ function startCommand(command: string, args: string[], ready: RegExp): Promise<O
   });
 }
 
+/** All of Monaco: its KML export runs long enough to be caught running. */
+export const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
+
 /** A task's status as a server answers it (/latest/tasks/status/<id>/). */
 export async function exportStatus(server: ServeProcess, id: string): Promise<TaskStatus> {
   return (await (await fetch(`${server.url}/latest/tasks/status/${id}/`)).json()) as TaskStatus;
@@ -181,6 +184,15 @@ export async function untilExport(server: ServeProcess, id: string, done: (body:
     const body = await exportStatus(server, id);
     if (done(body)) return body;
     if (Date.now() > deadline) throw new Error(`task ${id} still ${JSON.stringify(body)} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits for a line of a process's standard error. */
+export async function untilLine(process: { output(): { stderr: string } }, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(process.output().stderr)) {
+    if (Date.now() > deadline) throw new Error(`no line ${pattern} in ${process.output().stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

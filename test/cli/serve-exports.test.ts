@@ -10,10 +10,7 @@ import { readWithGdal } from "../server/export/helpers.js";
 import { hasGdal } from "../server/query/gdal-oracle.js";
 import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../server/routes/helpers.js";
-import { postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
-
-/** All of Monaco. */
-const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
+import { MONACO_AREA, postExport as post, scratchDir, startServe, untilExport as until } from "./helpers.js";
 
 async function download(url: string, directory: string, name: string): Promise<string> {
   const path = join(directory, name);

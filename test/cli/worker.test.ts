@@ -15,10 +15,7 @@ import { MONACO } from "../server/osm/helpers.js";
 import { postgresTemplateUrl, redisUrl } from "../support/requirements.js";
 import { freshDatabases } from "../support/services.js";
 import { freePort } from "../support/free-port.js";
-import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, withoutPackages, type ServeProcess } from "./helpers.js";
-
-/** All of Monaco: its KML export runs long enough to be caught running. */
-const MONACO_AREA = { type: "Polygon", coordinates: [[[7.40, 43.72], [7.44, 43.72], [7.44, 43.76], [7.40, 43.76], [7.40, 43.72]]] };
+import { MONACO_AREA, basemodel, exportStatus as status, postExport as post, scratchDir, startServe, startWorker, untilExport as until, untilLine, withoutPackages, type ServeProcess } from "./helpers.js";
 
 describe("basemodel worker and serve --queue: bad input is one line", () => {
   it.each([
@@ -85,14 +82,6 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
   };
 
   const finished = (body: TaskStatus) => body.status === "SUCCESS" || body.status === "FAILURE";
-  /** Waits for a line of a process's standard error. */
-  async function line(process: { output(): { stderr: string } }, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(process.output().stderr)) {
-      if (Date.now() > deadline) throw new Error(`no line ${pattern} in ${process.output().stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it("the API process runs no export: a worker runs it, and the zip downloads; also through --processes 2", async () => {
     const server = await serve();
@@ -104,8 +93,8 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(first.output().stdout).toContain(`basemodel worker: exports from ${queueUrl}, 1 at a time`);
     const done = await until(server, id, finished);
     expect(done).toMatchObject({ id, status: "SUCCESS", progress: 100 });
-    await line(first, new RegExp(`export ${id} started \\(attempt 1\\)`));
-    await line(first, new RegExp(`export ${id} finished in [\\d.]+ s: `));
+    await untilLine(first, new RegExp(`export ${id} started \\(attempt 1\\)`));
+    await untilLine(first, new RegExp(`export ${id} finished in [\\d.]+ s: `));
     const zip = join(scratchDir(), "queued.zip");
     const download = await fetch(exportResultOf(done).download_url);
     expect(download.status).toBe(200);
@@ -135,7 +124,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(await victim.exited).toBe("SIGKILL");
 
     // The crash used an attempt: the next run is the second.
-    await line(survivor, new RegExp(`export ${id} started \\(attempt 2\\)`));
+    await untilLine(survivor, new RegExp(`export ${id} started \\(attempt 2\\)`));
     expect(await until(server, id, finished)).toMatchObject({ status: "SUCCESS", progress: 100 });
     survivor.child.kill("SIGTERM");
     expect(await survivor.exited).toBe(0);
@@ -146,7 +135,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     const id = await post(server, { geometry: MONACO_AREA, outputType: "kml" });
     for (const attempt of [1, 2, 3]) {
       const victim = await worker();
-      await line(victim, new RegExp(`export ${id} started \\(attempt ${attempt}\\)`));
+      await untilLine(victim, new RegExp(`export ${id} started \\(attempt ${attempt}\\)`));
       await until(server, id, (body) => body.status === "STARTED" && body.progress >= 5);
       victim.child.kill("SIGKILL");
       expect(await victim.exited).toBe("SIGKILL");
@@ -168,7 +157,7 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(await status(server, id)).toMatchObject({ status: "PENDING", progress: 0 });
 
     const second = await worker();
-    await line(second, new RegExp(`export ${id} started \\(attempt 1\\)`));
+    await untilLine(second, new RegExp(`export ${id} started \\(attempt 1\\)`));
     expect(await until(server, id, finished)).toMatchObject({ status: "SUCCESS" });
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);

@@ -7,7 +7,7 @@
  * Debian package has.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 
 export const REQUIRE_ALL = process.env.BASEMODEL_TEST_ALL === "1";
@@ -56,6 +56,18 @@ export function redisUrl(): string | undefined {
   if (url) return url;
   missing(`BASEMODEL_TEST_REDIS is not set; ${START_SERVICES} to run these tests`);
   return undefined;
+}
+
+/**
+ * Whether a test may start a PostgreSQL with PostGIS and a Redis of its own (own-services.ts),
+ * from the Debian packages that scripts/test-services uses.
+ */
+export function canStartServices(): boolean {
+  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql") : [];
+  if (!versions.some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`))) {
+    return missing("PostgreSQL's initdb not found in /usr/lib/postgresql; install the Debian package postgresql-15-postgis-3 to run these tests");
+  }
+  return hasTool(["redis-server"], "redis-server");
 }
 
 /**

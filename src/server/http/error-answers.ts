@@ -8,7 +8,7 @@
 import { STATUS_CODES, maxHeaderSize } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { QueueUnavailable } from "../errors.js";
+import { QueueUnavailable, StoreUnavailable } from "../errors.js";
 import { addCorsHeaders, type CorsPolicy } from "./cors.js";
 import type { Log } from "./log.js";
 import { RequestProblem, validationDetails } from "./problems.js";
@@ -175,6 +175,7 @@ function describe(error: FastifyError, request: FastifyRequest, bodyLimit: numbe
   if (error instanceof BodyNotJson) return [422, [{ loc: ["body"], msg: `the body is not valid JSON: ${error.message}`, type: "json_invalid" }]];
   if (error instanceof BodyNotYaml) return [422, [{ loc: ["body"], msg: `the body is not valid YAML: ${error.message}`, type: "yaml_invalid" }]];
   if (error instanceof QueueUnavailable) return [503, `the export queue cannot be reached now (${error.message}); try again in a moment`];
+  if (error instanceof StoreUnavailable) return [503, `the database cannot be reached now (${error.message}); try again in a moment`];
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return [413, `the body is larger than the limit of ${bodyLimit} bytes`];

@@ -3,7 +3,6 @@
  * Redis that refuses writes, and the records it keeps beside BullMQ's (revocations, heartbeats). Each test runs its own redis-server, so that limits set here never
  * reach the shared one.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openBullmqTaskQueue } from "../../../src/server/tasks/bullmq-queue.js";
@@ -11,38 +10,17 @@ import { PermanentTaskError, QueueFull, type TaskQueue } from "../../../src/serv
 import { QueueUnavailable } from "../../../src/server/errors.js";
 import { eventually, until } from "./contract/wait.js";
 import { freePort } from "../../support/free-port.js";
+import { ownRedis } from "../../support/own-services.js";
 import { hasTool } from "../../support/requirements.js";
 
-const started: ChildProcess[] = [];
 const opened: Array<TaskQueue<unknown, unknown>> = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((queue) => queue.close()));
-  for (const child of started.splice(0)) child.kill("SIGKILL");
 });
-
-/** A throwaway redis-server that keeps nothing on disk, with these extra settings. */
-async function startRedis(...settings: string[]): Promise<string> {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...settings], { stdio: "ignore" });
-  started.push(child);
-  const url = `redis://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
-    client.on("error", () => {});
-    try {
-      await client.connect();
-      await client.quit();
-      return url;
-    } catch (error) {
-      if (tries >= 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 describe("the BullMQ task queue", () => {
   it.skipIf(!hasTool(["redis-server"], "redis-server"))("keeps a task's request only until the task finishes; a failed run to be retried keeps it", async () => {
-    const url = await startRedis();
+    const { url } = await ownRedis();
     const queue = await openBullmqTaskQueue<string, number>(url, { name: "payloads", retryDelayMs: 10 });
     opened.push(queue as TaskQueue<unknown, unknown>);
     const runs: string[] = [];
@@ -69,13 +47,11 @@ describe("the BullMQ task queue", () => {
   });
 
   it.skipIf(!hasTool(["redis-server"], "redis-server"))("while Redis is away, enqueue and get fail at once with QueueUnavailable, and work again once it is back", async () => {
-    const url = await startRedis();
-    const queue = await openBullmqTaskQueue<string, string>(url, { name: "away" });
+    const redis = await ownRedis();
+    const queue = await openBullmqTaskQueue<string, string>(redis.url, { name: "away" });
     opened.push(queue as TaskQueue<unknown, unknown>);
     const task = await queue.enqueue("before");
-    const redis = started.at(-1)!;
-    redis.kill("SIGKILL");
-    await new Promise((resolve) => redis.once("exit", resolve));
+    await redis.stop();
     const refusal = await eventually(
       () => queue.enqueue("while away").catch((error: unknown) => error),
       (outcome) => outcome instanceof QueueUnavailable,
@@ -84,8 +60,7 @@ describe("the BullMQ task queue", () => {
     await expect(queue.get(task.id)).rejects.toBeInstanceOf(QueueUnavailable);
 
     // The same port again: the connection comes back on its own.
-    const port = new URL(url).port;
-    started.push(spawn("redis-server", ["--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" }));
+    await redis.start();
     const back = await eventually(
       () => queue.enqueue("after").catch((error: unknown) => error),
       (outcome) => !(outcome instanceof Error),
@@ -94,7 +69,7 @@ describe("the BullMQ task queue", () => {
   });
 
   it.skipIf(!hasTool(["redis-server"], "redis-server"))("does not run a task revoked as a worker took it, and keeps nothing of its job", async () => {
-    const url = await startRedis();
+    const { url } = await ownRedis();
     const queue = await openBullmqTaskQueue<string, string>(url, { name: "race" });
     opened.push(queue as TaskQueue<unknown, unknown>);
     const doomed = await queue.enqueue("doomed");
@@ -119,7 +94,7 @@ describe("the BullMQ task queue", () => {
   });
 
   it.skipIf(!hasTool(["redis-server"], "redis-server"))("forgets a worker whose heartbeats stopped 3 heartbeats ago", async () => {
-    const url = await startRedis();
+    const { url } = await ownRedis();
     const queue = await openBullmqTaskQueue(url, { name: "beats" });
     opened.push(queue as TaskQueue<unknown, unknown>);
     const redis = new Redis(url);
@@ -138,7 +113,7 @@ describe("the BullMQ task queue", () => {
   });
 
   it.skipIf(!hasTool(["redis-server"], "redis-server"))("refuses a task as QueueFull when Redis has no memory left for it (noeviction)", async () => {
-    const url = await startRedis("--maxmemory", "3mb", "--maxmemory-policy", "noeviction");
+    const { url } = await ownRedis("--maxmemory", "3mb", "--maxmemory-policy", "noeviction");
     const queue = await openBullmqTaskQueue<string, string>(url, { name: "full" });
     opened.push(queue as TaskQueue<unknown, unknown>);
     const payload = "x".repeat(200_000);

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { BasemodelError, DriverMissing, StoreFailed, StoreUnreachable } from "../../errors.js";
 import { shownLocation } from "../location.js";
+import { StoreUnavailable } from "../../errors.js";
 
 type Pg = typeof pg;
 
@@ -28,8 +29,11 @@ export async function openPool(url: string): Promise<pg.Pool> {
   const driver = await loadDriver();
   const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? Number : driver.types.getTypeParser(oid, format as "text")) };
   const pool = new driver.Pool({ connectionString: url, types, max: POOL_SIZE });
-  // An idle client that loses its server (a restart) must not crash the process.
+  // A connection that loses its server (a restart, a failover) emits "error", idle or in use:
+  // the pool listens to its idle ones (and passes it on here), this to the ones in use, so that
+  // the process outlives it. The statement under way fails, and the pool drops the connection.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   try {
     const { rows } = await pool.query<{ postgis: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis') AS postgis");
     if (!rows[0]!.postgis) throw new StoreFailed({ location: shownLocation(url), why: "it has no PostGIS: run CREATE EXTENSION postgis in it first" });
@@ -69,6 +73,32 @@ export function connectionError(url: string, error: unknown): BasemodelError {
   return new StoreUnreachable({ location: where, reason }, { cause: error });
 }
 
+/**
+ * What the server or the socket says when the database is away rather than the statement wrong:
+ * SQLSTATE class 08 (connection exception) and 57P01-57P03 (shut down by an administrator,
+ * crashed, starting up), refused or broken connections, and pg's own words for a connection
+ * that ended (which have no code).
+ */
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code.startsWith("08") || ["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(code);
+  return error instanceof Error && /^Connection terminated|connection error and is not queryable/.test(error.message);
+}
+
+/** A failure for want of the database as a StoreUnavailable; any other as it is. */
+export function storeError(error: unknown): unknown {
+  return isUnreachable(error) ? new StoreUnavailable({ why: `PostgreSQL: ${(error as Error).message}` }, { cause: error }) : error;
+}
+
+/** A connection of the pool for statements of its own (a transaction, a cursor). */
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
 /** How a store's queries reach the database. */
 export interface Queries {
   /** All rows of a statement (a bounded one: a page, a count). */
@@ -97,7 +127,13 @@ type Querier = Pick<pg.ClientBase, "query">;
 async function* fetchCursor(client: Querier, sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
   const name = `basemodel_cursor_${++cursors}`;
   await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, parameters as unknown[]);
-  const fetchBatch = (): Promise<{ rows: unknown[][] }> => client.query<unknown[]>({ text: `FETCH ${BATCH} FROM ${name}`, rowMode: "array" });
+  const fetchBatch = (): Promise<{ rows: unknown[][] }> => {
+    const batch = client.query<unknown[]>({ text: `FETCH ${BATCH} FROM ${name}`, rowMode: "array" });
+    // Awaited once the rows before it are handed out: should it fail meanwhile (the server
+    // gone), that is not an unhandled rejection, which would end the process.
+    batch.catch(() => undefined);
+    return batch;
+  };
   let next: Promise<{ rows: unknown[][] }> | undefined = fetchBatch();
   try {
     while (next !== undefined) {
@@ -119,18 +155,22 @@ export class PoolQueries implements Queries {
   constructor(private readonly pool: pg.Pool) {}
 
   async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
-    return (await this.pool.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+    try {
+      return (await this.pool.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+    } catch (error) {
+      throw storeError(error);
+    }
   }
 
   async *stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
-    const client = await this.pool.connect();
+    const client = await connect(this.pool);
     let failed: unknown;
     try {
       await client.query("BEGIN READ ONLY");
       yield* fetchCursor(client, sql, parameters);
     } catch (error) {
       failed = error;
-      throw error;
+      throw storeError(error);
     } finally {
       await client.query(failed === undefined ? "COMMIT" : "ROLLBACK").catch(() => undefined);
       // A client whose transaction could not end is not handed to anyone else.
@@ -158,24 +198,32 @@ export class SnapshotQueries implements Queries {
   private constructor(private readonly client: pg.PoolClient) {}
 
   static async begin(pool: pg.Pool): Promise<SnapshotQueries> {
-    const client = await pool.connect();
+    const client = await connect(pool);
     try {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       // The snapshot is taken at the first statement, not at BEGIN.
       await client.query("SELECT 1");
     } catch (error) {
       client.release(error as Error);
-      throw error;
+      throw storeError(error);
     }
     return new SnapshotQueries(client);
   }
 
   async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
-    return (await this.serial.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+    try {
+      return (await this.serial.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+    } catch (error) {
+      throw storeError(error);
+    }
   }
 
-  stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
-    return fetchCursor(this.serial, sql, parameters);
+  async *stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]> {
+    try {
+      yield* fetchCursor(this.serial, sql, parameters);
+    } catch (error) {
+      throw storeError(error);
+    }
   }
 
   async end(): Promise<void> {

@@ -15,9 +15,10 @@ import { monacoStoreCopy } from "../../../support/monaco.js";
 import { MONACO } from "../../osm/helpers.js";
 import { postgresTemplateUrl } from "../../../support/requirements.js";
 import { downloadZip, finishedExport, startExportServer, type ExportServer } from "../../routes/exports.js";
-import { MONACO_CENTRE, ringOf } from "../../routes/helpers.js";
+import { MONACO_CENTRE } from "../../routes/helpers.js";
 import { freshDatabases } from "../../../support/services.js";
 import { canonicalGeometry } from "../canonical.js";
+import { STORE_GETS, STORE_POSTS } from "./requests.js";
 
 const template = postgresTemplateUrl();
 
@@ -54,37 +55,6 @@ function canonical(value: unknown): unknown {
   return Object.fromEntries(Object.keys(object).sort().map((key) => [key, canonical(object[key])]));
 }
 
-const AREA = ringOf(MONACO_CENTRE);
-const KINDS = ["polygons", "lines", "nodes"];
-
-/** Every route family with bodies that select data on Monaco (each must answer 200). */
-const REQUESTS: Array<[path: string, body: unknown]> = [
-  ...[...KINDS, "all"].flatMap((kind): Array<[string, unknown]> => [
-    [`/raw/${kind}`, { area: AREA }],
-    [`/raw/${kind}`, { area: AREA, tags: "building" }],
-    [`/raw/${kind}List`, { area: AREA, tags: "amenity=cafe,restaurant", orderBy: "timestamp" }],
-    [`/raw/${kind}List`, { area: AREA, page: 1 }],
-  ]),
-  ["/raw/features", { area: AREA, featureType: "polygon" }],
-  ["/raw/list", { area: AREA, orderBy: "id" }],
-  ...KINDS.map((kind): [string, unknown] => [`/raw/${kind}/list`, { area: AREA }]),
-  ...KINDS.map((kind): [string, unknown] => [`/raw-validation/${kind}`, { area: AREA, status: "badgeom" }]),
-  ["/raw-validation/features", { area: AREA, status: "badgeom" }],
-  ["/raw-validation/list", { area: AREA, status: "badvalue" }],
-  ["/raw-validation/stats", { area: AREA, status: "badgeom" }],
-  ...KINDS.map((kind): [string, unknown] => [`/stats/${kind}`, { area: AREA, tags: "building" }]),
-  ["/stats/features", { area: AREA }],
-  ["/stats/count", { area: AREA }],
-  ["/latest/snapshot/plain/", { bbox: [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY] }],
-  ["/v1/snapshot/plain/", { bbox: [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY], select: ["name", "highway"], where: [{ key: "highway", value: ["*"] }], lookIn: ["ways_line", "relations"] }],
-  ["/v1/stats/polygon/", { iso3: "mco" }],
-  ["/latest/stats/polygon/", { geometry: { type: "Polygon", coordinates: [[[MONACO_CENTRE.minX, MONACO_CENTRE.minY], [MONACO_CENTRE.maxX, MONACO_CENTRE.minY], [MONACO_CENTRE.maxX, MONACO_CENTRE.maxY], [MONACO_CENTRE.minX, MONACO_CENTRE.maxY], [MONACO_CENTRE.minX, MONACO_CENTRE.minY]]] } }],
-  ...["dataQualityGeo", "dataQualityTags", "dataQualityTag", "dataQualityTagStats"].flatMap((report): Array<[string, unknown]> => [
-    [`/report/${report}`, { fromDate: "2000-01-01T00:00:00" }],
-    [`/report/${report}/csv`, { fromDate: "2000-01-01T00:00:00" }],
-  ]),
-];
-
 describe.runIf(template)("the store contract: every route answers alike from SQLite and PostGIS (Monaco)", { timeout: 300_000 }, () => {
   let sqlite: ExportServer;
   let postgis: ExportServer;
@@ -98,15 +68,14 @@ describe.runIf(template)("the store contract: every route answers alike from SQL
   });
 
   it("GET /status/, /countries/, /countries/{cid}/ and /osm_id/ on /latest and /v1", async () => {
-    const paths = ["/status/", "/countries/?q=mon", "/countries/1124039/", "/osm_id/?osm_id=25722685", "/osm_id/?osm_id=1124039"];
-    for (const path of paths.flatMap((path) => [`/latest${path}`, `/v1${path}`])) {
+    for (const path of STORE_GETS) {
       const [ours, theirs] = await Promise.all([sqlite.get(path), postgis.get(path)]);
       expect(ours.status).toBe(200);
       expect(canonical(theirs.body), path).toEqual(canonical(ours.body));
     }
   });
 
-  it.each(REQUESTS)("POST %s %j", async (path, body) => {
+  it.each(STORE_POSTS)("POST %s %j", async (path, body) => {
     const [ours, theirs] = await Promise.all([sqlite.post(path, body), postgis.post(path, body)]);
     expect(ours.status, ours.text.slice(0, 300)).toBe(200);
     expect(theirs.status, theirs.text.slice(0, 300)).toBe(200);
