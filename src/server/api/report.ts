@@ -57,7 +57,7 @@ export interface DataQualityGeoProperties {
   osm_id: number;
   type: OsmObjectType;
   status: GeometryStatus;
-  /** The rule set source that found the problem, e.g. "building". */
+  /** The quality rules source that found the problem, e.g. "building". */
   source: string;
   /** What is wrong, e.g. "not square: 63.4° corner at 7.440373 43.7395", or the overlapped features ("way/42"). */
   values: string[];

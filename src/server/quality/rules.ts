@@ -1,10 +1,11 @@
 /**
- * Quality rule sets: what the checker tests, read from a JSON or YAML file a person edits.
- * The file format is described in docs/quality.md; this module turns a file into a RuleSet
+ * Quality rules: what the data quality checker tests, read from a JSON or YAML file a person
+ * edits. (Not fAIr's rule sets, which judge base model items: src/validator/item/rule-sets.ts.)
+ * The file format is described in docs/quality.md; this module turns a file into QualityRules
  * (every default filled in) or says exactly which member is wrong and what it should be.
  *
  * YAML needs the optional dependency `yaml`, imported only when a YAML file is read, so that
- * JSON rule sets (the default among them) work without it.
+ * JSON quality rules (the default among them) work without it.
  */
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
@@ -37,12 +38,12 @@ export interface SourceRules {
   required: string[];
 }
 
-export interface RuleSet {
+export interface QualityRules {
   sources: SourceRules[];
 }
 
-/** Used when no rule set is given: buildings, highways, places and a few amenities. */
-export const DEFAULT_RULE_SET_PATH = packageFile("rules/quality.default.json");
+/** Used when no quality rules are given: buildings, highways, places and a few amenities. */
+export const DEFAULT_QUALITY_RULES_PATH = packageFile("rules/quality.default.json");
 
 export const DEFAULT_SQUARENESS_THRESHOLD = 10;
 
@@ -53,33 +54,33 @@ const ROOT_MEMBERS = ["sources"];
 const SOURCE_MEMBERS = ["match", "valid", "squareness", "overlapping", "duplicate", "values", "required"];
 const SQUARENESS_MEMBERS = ["threshold"];
 
-/** Reads a rule set file (.json, .yaml or .yml); without a path, the default rule set. */
-export async function loadRuleSet(path: string = DEFAULT_RULE_SET_PATH): Promise<RuleSet> {
+/** Reads a quality rules file (.json, .yaml or .yml); without a path, the default quality rules. */
+export async function loadQualityRules(path: string = DEFAULT_QUALITY_RULES_PATH): Promise<QualityRules> {
   const format = formatOf(path);
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-    throw new Error(`Cannot read the rule set ${path}: ${reason}`, { cause: error });
+    throw new Error(`Cannot read the quality rules file ${path}: ${reason}`, { cause: error });
   }
   const data = format === "json" ? parseJson(text, path) : await parseYaml(text, path);
-  return parseRuleSet(data, path);
+  return parseQualityRules(data, path);
 }
 
-/** Checks a rule set already read into memory; `origin` names it in error messages. */
-export function parseRuleSet(data: unknown, origin: string): RuleSet {
+/** Checks quality rules already read into memory; `origin` names it in error messages. */
+export function parseQualityRules(data: unknown, origin: string): QualityRules {
   const problems: string[] = [];
-  const ruleSet = readRoot(data, problems);
-  if (problems.length > 0) throw new Error(`Invalid rule set ${origin}: ${problems.join("; ")}`);
-  return ruleSet;
+  const rules = readRoot(data, problems);
+  if (problems.length > 0) throw new Error(`Invalid quality rules ${origin}: ${problems.join("; ")}`);
+  return rules;
 }
 
 function formatOf(path: string): "json" | "yaml" {
   const extension = extname(path).toLowerCase();
   if (extension === ".json") return "json";
   if (extension === ".yaml" || extension === ".yml") return "yaml";
-  throw new Error(`Cannot read the rule set ${path}: its name must end in .json, .yaml or .yml, which says how to read it`);
+  throw new Error(`Cannot read the quality rules file ${path}: its name must end in .json, .yaml or .yml, which says how to read it`);
 }
 
 function parseJson(text: string, path: string): unknown {
@@ -89,12 +90,12 @@ function parseJson(text: string, path: string): unknown {
   try {
     document = parseJsonText(text);
   } catch (error) {
-    throw new Error(`The rule set ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new Error(`The quality rules file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   const repeated = repeatedMember(document.body, []);
   if (repeated) {
     const { line, column } = repeated.at;
-    throw new Error(`The rule set ${path} has ${format(repeated.path)} twice (again at line ${line}, column ${column}): write each member once`);
+    throw new Error(`The quality rules file ${path} has ${format(repeated.path)} twice (again at line ${line}, column ${column}): write each member once`);
   }
   return evaluate(document);
 }
@@ -124,27 +125,27 @@ async function parseYaml(text: string, path: string): Promise<unknown> {
   try {
     yaml = await import("yaml");
   } catch (error) {
-    throw new Error(`Reading the YAML rule set ${path} needs the optional dependency yaml: run \`npm install yaml@2\`, or write the rule set as JSON`, {
+    throw new Error(`Reading the YAML quality rules file ${path} needs the optional dependency yaml: run \`npm install yaml@2\`, or write the quality rules as JSON`, {
       cause: error,
     });
   }
   try {
     return yaml.parse(text, { prettyErrors: true });
   } catch (error) {
-    throw new Error(`The rule set ${path} is not valid YAML: ${(error as Error).message}`, { cause: error });
+    throw new Error(`The quality rules file ${path} is not valid YAML: ${(error as Error).message}`, { cause: error });
   }
 }
 
 type Path = Array<string | number>;
 
-function readRoot(data: unknown, problems: string[]): RuleSet {
+function readRoot(data: unknown, problems: string[]): QualityRules {
   if (!isObject(data)) {
-    problems.push(`the rule set must be an object with a member "sources", found ${describe(data)}`);
+    problems.push(`the quality rules must be an object with a member "sources", found ${describe(data)}`);
     return { sources: [] };
   }
   unknownMembers(data, ROOT_MEMBERS, [], problems);
   if (!("sources" in data)) {
-    problems.push('the rule set needs a member "sources": an object naming each source and its checks');
+    problems.push('the quality rules need a member "sources": an object naming each source and its checks');
     return { sources: [] };
   }
   const sources = data.sources;
@@ -263,7 +264,7 @@ function readBoolean(data: unknown, path: Path, problems: string[]): boolean {
 /** Adds a problem per member not in `allowed`; true when there was one. */
 function unknownMembers(data: Record<string, unknown>, allowed: string[], path: Path, problems: string[]): boolean {
   const unknown = Object.keys(data).filter((member) => !allowed.includes(member));
-  const where = path.length === 0 ? "the rule set" : format(path);
+  const where = path.length === 0 ? "the quality rules" : format(path);
   for (const member of unknown) problems.push(`${where} has an unknown member ${JSON.stringify(member)} (allowed: ${allowed.join(", ")})`);
   return unknown.length > 0;
 }
