@@ -38,15 +38,15 @@ const CHECKS: Record<keyof FileConfig, (value: unknown) => boolean> = {
 const EXPECTED: Record<keyof FileConfig, string> = {
   prefix: "a string",
   schemaUrl: "a string",
-  strict: "true or false",
-  stac: "true or false",
+  strict: "a boolean",
+  stac: "a boolean",
   rules: `one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}`,
-  fairChecks: "true or false",
+  fairChecks: "a boolean",
   profile: PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or "),
   schemaMap: 'an object of schema URL -> file path (URL prefix ending in "/" -> folder)',
-  maxErrors: "a whole number of at least 1",
+  maxErrors: "an integer of at least 1",
   format: "a string",
-  quiet: "true or false",
+  quiet: "a boolean",
   ignore: "an array of glob strings",
 };
 

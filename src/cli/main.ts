@@ -68,7 +68,7 @@ function numberAtLeast(min: number, whole: boolean): (text: string) => number {
   return (text) => {
     const value = Number(text);
     if (text.trim() === "" || !Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
-      throw new InvalidArgumentError(`expected ${whole ? "a whole number" : "a number"} of at least ${min}`);
+      throw new InvalidArgumentError(`expected ${whole ? "an integer" : "a number"} of at least ${min}`);
     }
     return value;
   };

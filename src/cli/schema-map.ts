@@ -28,7 +28,7 @@ export function runSchemaMap(entries: readonly string[], configured: Readonly<Re
   }
   for (const entry of entries) {
     const split = entry.indexOf("=");
-    if (split <= 0 || split === entry.length - 1) throw new UsageError(`--schema-map takes ${FORM}; got ${JSON.stringify(entry)}`);
+    if (split <= 0 || split === entry.length - 1) throw new UsageError(`--schema-map takes ${FORM}; found ${JSON.stringify(entry)}`);
     const url = entry.slice(0, split);
     map[url] = checkedPath(url, resolve(cwd, entry.slice(split + 1)), `--schema-map ${entry}`);
   }

@@ -35,7 +35,7 @@ export function readUsersFile(path: string): UserEntry[] {
     if (typeof token !== "string" || token.length === 0 || token.length > 4096) throw wrong('needs "token": a string of 1 to 4,096 characters');
     if (tokens.has(token)) throw wrong("has the token of an earlier user: each token names one user");
     tokens.add(token);
-    if (typeof osmId !== "number" || !Number.isSafeInteger(osmId) || osmId < 1) throw wrong('needs "osm_id": the user\'s OpenStreetMap id, a whole number from 1');
+    if (typeof osmId !== "number" || !Number.isSafeInteger(osmId) || osmId < 1) throw wrong('needs "osm_id": the user\'s OpenStreetMap id, an integer from 1');
     if (typeof username !== "string" || username.trim() === "") throw wrong('needs "username": a string');
     if (typeof role !== "string" || !ROLES.includes(role as Role)) throw wrong(`needs "role": one of ${ROLES.join(", ")}`);
     if (imgUrl !== null && typeof imgUrl !== "string") throw wrong('has an "img_url" that is neither a string nor null');

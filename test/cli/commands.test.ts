@@ -65,7 +65,7 @@ describe("basemodel validate: configuration", () => {
     writeFileSync(join(project, "basemodel.config.json"), JSON.stringify({ maxErrors: "ten" }));
     const wrongType = await basemodel(["validate", "item.json"], { cwd: project });
     expect(wrongType.code).toBe(2);
-    expect(wrongType.stderr).toContain('"maxErrors" must be a whole number of at least 1; found "ten"');
+    expect(wrongType.stderr).toContain('"maxErrors" must be an integer of at least 1; found "ten"');
     writeFileSync(join(project, "basemodel.config.json"), JSON.stringify({ strcit: true }));
     expect((await basemodel(["validate", "item.json"], { cwd: project })).stderr).toContain('unknown setting "strcit"');
     writeFileSync(join(project, "basemodel.config.json"), "{");

@@ -89,7 +89,7 @@ describe("basemodel update", () => {
       ["negative.osc", node('id="-1"'), `line 3: <node> with id="-1" (negative ids are an editor's placeholders for objects not uploaded yet)`],
       ["zero.osc", node('id="0"'), 'line 3: <node> with id="0" (ids start at 1)'],
       ["fraction.osc", node('id="12000000900.5"'), 'line 3: <node> with id="12000000900.5" (an integer is required)'],
-      ["huge.osc", node('id="9007199254740993"'), 'line 3: <node> with id="9007199254740993" (an id is a whole number below 2^53)'],
+      ["huge.osc", node('id="9007199254740993"'), 'line 3: <node> with id="9007199254740993" (an id is an integer below 2^53)'],
       ["ref.osc", way("-7"), `line 5: <nd> with ref="-7" (negative ids are an editor's placeholders for objects not uploaded yet)`],
     ];
     for (const [name, text, problem] of cases) {

@@ -9,7 +9,7 @@ describe("basemodel: usage mistakes", () => {
   const mistakes: Array<[what: string, args: string[], message: string, pointer: string]> = [
     ["an unknown option", ["validate", "--no-such-flag", "x"], "error: unknown option '--no-such-flag'", "Run basemodel validate --help for usage."],
     ["a missing option argument", ["validate", "fixtures/valid", "--format"], "error: option '-f, --format <format>' argument missing", "Run basemodel validate --help for usage."],
-    ["a bad option value", ["validate", "fixtures/valid", "--max-errors", "0"], "argument '0' is invalid. expected a whole number of at least 1", "Run basemodel validate --help for usage."],
+    ["a bad option value", ["validate", "fixtures/valid", "--max-errors", "0"], "argument '0' is invalid. expected an integer of at least 1", "Run basemodel validate --help for usage."],
     ["a missing required option", ["import", "some.osm.pbf"], "error: required option '--db <path>' not specified", "Run basemodel import --help for usage."],
     ["an unknown command", ["frobnicate"], "error: unknown command 'frobnicate'", "Run basemodel --help for usage."],
   ];
@@ -47,8 +47,8 @@ describe("basemodel validate: a bad configuration file", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr.trimEnd().split("\n")).toEqual([
       `basemodel: ${config}: unknown setting "strcit"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
-      `basemodel: ${config}: "maxErrors" must be a whole number of at least 1; found "ten"`,
-      `basemodel: ${config}: "quiet" must be true or false; found "yes"`,
+      `basemodel: ${config}: "maxErrors" must be an integer of at least 1; found "ten"`,
+      `basemodel: ${config}: "quiet" must be a boolean; found "yes"`,
       `basemodel: ${config}: unknown setting "toString"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
     ]);
   });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "../..");
 const { exports } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { exports: { ".": { default: string } } };
 const MAIN = path.join(ROOT, exports["."].default);
 

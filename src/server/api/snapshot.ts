@@ -220,7 +220,7 @@ export interface JoinedTags {
 
 export type TagFilterEntry = TagValues | JoinedTags;
 
-/** true or false; also as the strings raw-data-api reads. */
+/** A boolean; also as the strings raw-data-api reads. */
 export type Flag = boolean | "true" | "false";
 
 /** The yes-or-no members, with their defaults. */

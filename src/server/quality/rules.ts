@@ -140,7 +140,7 @@ type Path = Array<string | number>;
 
 function readRoot(data: unknown, problems: string[]): QualityRules {
   if (!isObject(data)) {
-    problems.push(`the quality rules must be an object with a member "sources", found ${describe(data)}`);
+    problems.push(`the quality rules must be an object with a member "sources"; found ${describe(data)}`);
     return { sources: [] };
   }
   unknownMembers(data, ROOT_MEMBERS, [], problems);
@@ -150,7 +150,7 @@ function readRoot(data: unknown, problems: string[]): QualityRules {
   }
   const sources = data.sources;
   if (!isObject(sources)) {
-    problems.push(`sources must be an object naming each source and its checks, found ${describe(sources)}`);
+    problems.push(`sources must be an object naming each source and its checks; found ${describe(sources)}`);
     return { sources: [] };
   }
   return { sources: Object.entries(sources).map(([name, rules]) => readSource(name, rules, ["sources", name], problems)) };
@@ -169,7 +169,7 @@ function readSource(source: string, data: unknown, path: Path, problems: string[
   };
   if (source === "") problems.push(`${format(path)}: a source name must not be empty`);
   if (!isObject(data)) {
-    problems.push(`${format(path)} must be an object of checks (${SOURCE_MEMBERS.join(", ")}), found ${describe(data)}`);
+    problems.push(`${format(path)} must be an object of checks (${SOURCE_MEMBERS.join(", ")}); found ${describe(data)}`);
     return rules;
   }
   // A misspelt check is the likely reason for having none: saying so once is enough.
@@ -191,12 +191,12 @@ function readMatch(data: unknown, path: Path, problems: string[]): TagTerm[] {
   const expected = 'a tag term ("key" or "key=value") or a non-empty list of them';
   if (typeof data === "string") return readTerm(data, path, problems);
   if (!Array.isArray(data) || data.length === 0) {
-    problems.push(`${format(path)} must be ${expected}, found ${describe(data)}`);
+    problems.push(`${format(path)} must be ${expected}; found ${describe(data)}`);
     return [];
   }
   return data.flatMap((term, index) => {
     if (typeof term === "string") return readTerm(term, [...path, index], problems);
-    problems.push(`${format([...path, index])} must be a tag term ("key" or "key=value"), found ${describe(term)}`);
+    problems.push(`${format([...path, index])} must be a tag term ("key" or "key=value"); found ${describe(term)}`);
     return [];
   });
 }
@@ -206,7 +206,7 @@ function readTerm(text: string, path: Path, problems: string[]): TagTerm[] {
   const key = equals < 0 ? text : text.slice(0, equals);
   const value = equals < 0 ? null : text.slice(equals + 1);
   if (key === "" || value === "") {
-    problems.push(`${format(path)} must be a tag term "key" or "key=value" with a non-empty key and value, found ${JSON.stringify(text)}`);
+    problems.push(`${format(path)} must be a tag term "key" or "key=value" with a non-empty key and value; found ${JSON.stringify(text)}`);
     return [];
   }
   return [{ key, value }];
@@ -216,14 +216,14 @@ function readSquareness(data: unknown, path: Path, problems: string[]): { thresh
   if (data === false) return null;
   if (data === true) return { threshold: DEFAULT_SQUARENESS_THRESHOLD };
   if (!isObject(data)) {
-    problems.push(`${format(path)} must be true, false or an object such as { "threshold": ${DEFAULT_SQUARENESS_THRESHOLD} }, found ${describe(data)}`);
+    problems.push(`${format(path)} must be true, false or an object such as { "threshold": ${DEFAULT_SQUARENESS_THRESHOLD} }; found ${describe(data)}`);
     return null;
   }
   unknownMembers(data, SQUARENESS_MEMBERS, path, problems);
   if (!("threshold" in data)) return { threshold: DEFAULT_SQUARENESS_THRESHOLD };
   const threshold = data.threshold;
   if (typeof threshold !== "number" || !Number.isFinite(threshold) || threshold < 0 || threshold > MAX_SQUARENESS_THRESHOLD) {
-    problems.push(`${format([...path, "threshold"])} must be a number of degrees from 0 to ${MAX_SQUARENESS_THRESHOLD}, found ${describe(threshold)}`);
+    problems.push(`${format([...path, "threshold"])} must be a number of degrees from 0 to ${MAX_SQUARENESS_THRESHOLD}; found ${describe(threshold)}`);
     return null;
   }
   return { threshold };
@@ -231,33 +231,33 @@ function readSquareness(data: unknown, path: Path, problems: string[]): { thresh
 
 function readAllowedValues(data: unknown, path: Path, problems: string[]): SourceRules["allowedValues"] {
   if (!isObject(data)) {
-    problems.push(`${format(path)} must be an object giving each tag key its list of allowed values, found ${describe(data)}`);
+    problems.push(`${format(path)} must be an object giving each tag key its list of allowed values; found ${describe(data)}`);
     return [];
   }
   return Object.entries(data).map(([key, values]) => {
     const keyPath = [...path, key];
     if (key === "") problems.push(`${format(path)}: a tag key must not be empty`);
     const list = readStrings(values, keyPath, "a non-empty list of allowed values", problems);
-    if (Array.isArray(values) && values.length === 0) problems.push(`${format(keyPath)} must list at least one allowed value, found an empty list`);
+    if (Array.isArray(values) && values.length === 0) problems.push(`${format(keyPath)} must list at least one allowed value; found an empty list`);
     return { key, values: list };
   });
 }
 
 function readStrings(data: unknown, path: Path, expected: string, problems: string[]): string[] {
   if (!Array.isArray(data)) {
-    problems.push(`${format(path)} must be ${expected}, found ${describe(data)}`);
+    problems.push(`${format(path)} must be ${expected}; found ${describe(data)}`);
     return [];
   }
   return data.flatMap((item, index) => {
     if (typeof item === "string" && item !== "") return [item];
-    problems.push(`${format([...path, index])} must be a non-empty string, found ${describe(item)}`);
+    problems.push(`${format([...path, index])} must be a non-empty string; found ${describe(item)}`);
     return [];
   });
 }
 
 function readBoolean(data: unknown, path: Path, problems: string[]): boolean {
   if (typeof data === "boolean") return data;
-  problems.push(`${format(path)} must be true or false, found ${describe(data)}`);
+  problems.push(`${format(path)} must be a boolean; found ${describe(data)}`);
   return false;
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { findSyntaxProblem } from "../../../src/validator/item/syntax.js";
 import { validateDocumentText, validateItemText } from "../../../src/index.js";
 
-const minimal = readFileSync(join(resolve(__dirname, "../.."), "fixtures/valid/minimal.json"), "utf8");
+const minimal = readFileSync(join(resolve(__dirname, "../../.."), "fixtures/valid/minimal.json"), "utf8");
 
 describe("JSON syntax errors in words, at the place to look", () => {
   it.each([

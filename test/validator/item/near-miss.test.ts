@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateItem, validateItemText, type Issue } from "../../../src/index.js";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const minimal = read("fixtures/valid/minimal.json");
 const realistic = read("fixtures/valid/realistic-segmentation.json");

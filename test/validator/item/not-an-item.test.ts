@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateDocumentText, validateItem, validateItemText, type Issue } from "../../../src/index.js";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const minimal = read("fixtures/valid/minimal.json");
 const SCHEMA_URL = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/base-model/schema.json";

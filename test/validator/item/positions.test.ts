@@ -6,7 +6,7 @@ import { joinPointer } from "../../../src/diagnostics/pointer.js";
 import { SourceMap, type Span } from "../../../src/validator/item/positions.js";
 import { fairModelsFolder } from "../../support/requirements.js";
 
-const root = new URL("../..", import.meta.url).pathname;
+const root = new URL("../../..", import.meta.url).pathname;
 
 /** Every item of the project's fixtures, and fAIr's real items where ../shared exists. */
 function texts(): Array<{ name: string; text: string }> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatJson } from "../../../src/validator/report/json.js";
 import { brokenText, fileReport, mixedReport, runReport } from "./fixtures.js";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 const packageVersion = (JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const documentation = readFileSync(resolve(ROOT, "docs/json-format.md"), "utf8");
 

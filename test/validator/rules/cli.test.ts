@@ -91,7 +91,7 @@ describe("the configuration file", () => {
     expect(run.stderr.split("\n").filter(Boolean)).toEqual([
       `basemodel: ${config}: "rules" must be one of "v1.0.0", "v1.0.0-current", "v1.1.0", "auto"; found "latest"`,
       `basemodel: ${config}: "profile" must be "fair-ci"; found "ci"`,
-      `basemodel: ${config}: "fairChecks" must be true or false; found "yes"`,
+      `basemodel: ${config}: "fairChecks" must be a boolean; found "yes"`,
     ]);
   });
 });

@@ -24,7 +24,7 @@ import { allPaths, get, isObject, set, type Json, type JsonObject } from "../../
 import { jsonFiles, readJson } from "../../support/json-files.js";
 import { fairModelsFolder } from "../../support/requirements.js";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const FAIR_MODELS = fairModelsFolder();
 const SEED = 20260419;
 const RUNS = 1000;

@@ -24,7 +24,7 @@ import { allPaths, get, isObject, set, type Json, type JsonObject } from "../../
 import { jsonFiles, readJson } from "../../support/json-files.js";
 import { fairModelsFolder } from "../../support/requirements.js";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 const BUNDLE = path.join(ROOT, "schema/stac");
 const SEED = 20251102;
 const RUNS_PER_SCHEMA = 200;

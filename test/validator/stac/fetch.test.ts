@@ -10,7 +10,7 @@ import { fetchSchemas, validateItem } from "../../../src/index.js";
 import { basemodel, scratchDir } from "../../cli/helpers.js";
 import { localServer, type Route } from "../../support/local-http.js";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../..");
 
 const json =
   (body: () => unknown): Route =>
@@ -71,8 +71,8 @@ describe("fetchSchemas", () => {
   });
 
   it("checks its options", async () => {
-    await expect(fetchSchemas([], { timeoutMs: -1 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; got -1"));
-    await expect(fetchSchemas([], { schemaCache: 5 } as object)).rejects.toThrow(new TypeError("schemaCache must be true, false or a folder; got 5"));
+    await expect(fetchSchemas([], { timeoutMs: -1 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; found a number (-1)"));
+    await expect(fetchSchemas([], { schemaCache: 5 } as object)).rejects.toThrow(new TypeError("schemaCache must be true, false or a folder; found a number (5)"));
   });
 });
 
