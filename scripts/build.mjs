@@ -5,6 +5,9 @@
 //                                    time, one module per schema (scripts/build-stac.mjs)
 //     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
 //                                    set (scripts/build-rule-sets.mjs)
+//     src/generated/inputs/*.ts      the schemas of the JSON inputs a person writes (schema/inputs/:
+//                                    configuration, users, quality rules, schema map), one module
+//                                    per schema (scripts/build-inputs.mjs)
 //  4. tsc                            src -> dist (the type-level check against the schema runs here)
 //  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs;
 //                                    dist/index.js -> dist/lib-bundle/, the package's main entry
@@ -12,6 +15,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { buildInputs } from "./build-inputs.mjs";
 import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
 
@@ -44,6 +48,7 @@ writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n
 
 await buildStac(root, generated);
 buildRuleSets(root, generated, ajvOptions);
+buildInputs(root, generated, ajvOptions);
 
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", new URL("tsconfig.json", root).pathname], {
   stdio: "inherit",

@@ -8,7 +8,7 @@
  */
 import type { Issue, RuleId } from "./issue.js";
 import { actualOf, describeValue, issue, preview, quoteList, suggestionFor, typeWords, wordList } from "./messages.js";
-import { describePointer, joinPointer } from "./pointer.js";
+import { describePointer, joinPointer, valueAt } from "./pointer.js";
 import { closest } from "./suggest.js";
 
 /** What is read of an Ajv error (a verbose one also carries the schema holding the keyword). */
@@ -75,6 +75,8 @@ const PATTERN_WORDS: ReadonlyArray<[test: (pattern: string) => boolean, words: s
   [(pattern) => pattern === "^[a-z-_]+$", "lower-case letters, - and _ only"],
   [(pattern) => pattern === "^[A-Z]+$", "upper-case letters only (an HTTP method such as GET)"],
   [(pattern) => pattern === "^(?=[^\\s._\\-]).*[^\\s._\\-]$", "a name that neither starts nor ends with a space, ., _ or -"],
+  [(pattern) => pattern === "\\S", "a string that is not only spaces"],
+  [(pattern) => pattern === "^[^=]+(=.+)?$", 'a tag term, "key" or "key=value", with a non-empty key and value'],
 ];
 
 const FORMAT_WORDS: Readonly<Record<string, string>> = {
@@ -97,13 +99,39 @@ function propertiesOf(schema: SchemaError["parentSchema"]): string[] {
   return properties !== null && typeof properties === "object" ? Object.keys(properties) : [];
 }
 
+/** A schema compiled ahead of time (Ajv standalone code): true when the data passes; else `errors` says why. */
+export interface SchemaCheck {
+  (data: unknown): boolean;
+  errors?: readonly SchemaError[] | null;
+}
+
+/**
+ * Every problem `check` finds in `data`, worded; none when it passes. Ajv reports some failures
+ * twice or with their causes, and these go: the "property name must be valid" that follows each
+ * broken rule on a member name, other keywords at a place whose type is already wrong, repeats.
+ */
+export function schemaProblems(check: SchemaCheck, data: unknown, wording: Wording = {}): Problem[] {
+  if (check(data)) return [];
+  const errors = (check.errors ?? []).filter((error) => error.keyword !== "propertyNames");
+  const wrongType = new Set(errors.filter((error) => error.keyword === "type").map((error) => error.instancePath));
+  const seen = new Set<string>();
+  return errors.flatMap((error) => {
+    if (error.keyword !== "type" && error.propertyName === undefined && wrongType.has(error.instancePath)) return [];
+    const problem = schemaProblem(error, valueAt(data, error.instancePath), wording);
+    const key = `${problem.path}\n${problem.message}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [problem];
+  });
+}
+
 /** The problem one Ajv error describes; `value` is the value at its instancePath. */
 export function schemaProblem(error: SchemaError, value: unknown, wording: Wording = {}): Problem {
   const place = wording.place ?? ((pointer: string) => describePointer(pointer, wording.root));
   // Inside propertyNames the rule concerns a member's name, not the object holding it.
   if (error.propertyName !== undefined && error.keyword !== "propertyNames") {
     const name = error.propertyName;
-    return describe(error, name, joinPointer(error.instancePath, name), `the member name ${preview(name)}`, wording);
+    return describe(error, name, joinPointer(error.instancePath, name), `the member name ${preview(name)} in ${place(error.instancePath)}`, wording);
   }
   return describe(error, value, error.instancePath, place(error.instancePath), wording);
 }

@@ -1,6 +1,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROFILE_NAMES, RULES_OPTIONS } from "../../src/validator/item/rule-sets.js";
 import { basemodel, ROOT, scratchDir } from "./helpers.js";
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -37,6 +38,12 @@ describe("basemodel: --version", () => {
 });
 
 describe("basemodel validate: a bad configuration file", () => {
+  it("is checked by a schema that takes the rule sets and profiles the validator has", () => {
+    const { properties } = JSON.parse(readFileSync(join(ROOT, "schema/inputs/config.schema.json"), "utf8")) as { properties: Record<string, { enum?: unknown[] }> };
+    expect(properties.rules!.enum).toEqual(RULES_OPTIONS);
+    expect(properties.profile!.enum).toEqual(PROFILE_NAMES);
+  });
+
   it("lists every problem at once, one line each, and exits 2", async () => {
     const project = scratchDir();
     copyFileSync(join(ROOT, "fixtures/warning/hyperparameters-spec.json"), join(project, "item.json"));
@@ -45,11 +52,12 @@ describe("basemodel validate: a bad configuration file", () => {
     const run = await basemodel(["validate", "item.json"], { cwd: project });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
+    const KNOWN = "prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet and ignore";
     expect(run.stderr.trimEnd().split("\n")).toEqual([
-      `basemodel: ${config}: unknown setting "strcit"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
-      `basemodel: ${config}: "maxErrors" must be an integer of at least 1; found "ten"`,
-      `basemodel: ${config}: "quiet" must be a boolean; found "yes"`,
-      `basemodel: ${config}: unknown setting "toString"; the settings are prefix, schemaUrl, strict, stac, rules, fairChecks, profile, schemaMap, maxErrors, format, quiet, ignore`,
+      `basemodel: ${config}: unknown member "strcit" in the configuration; the known members are ${KNOWN} (did you mean "strict"?)`,
+      `basemodel: ${config}: unknown member "toString" in the configuration; the known members are ${KNOWN}`,
+      `basemodel: ${config}: maxErrors must be an integer; found a string ("ten")`,
+      `basemodel: ${config}: quiet must be a boolean; found a string ("yes")`,
     ]);
   });
 });

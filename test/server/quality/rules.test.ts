@@ -143,31 +143,37 @@ sources:
   });
 
   it("names the member and what was expected for each shape problem", async () => {
+    const checks = "match, valid, squareness, overlapping, duplicate, values and required";
     const cases: Array<[unknown, string]> = [
-      [[], "the quality rules must be an object with a member \"sources\"; found a list"],
-      [{}, 'the quality rules need a member "sources": an object naming each source and its checks'],
-      [{ sources: {}, version: 1 }, 'the quality rules has an unknown member "version" (allowed: sources)'],
-      [{ sources: [] }, "sources must be an object naming each source and its checks; found a list"],
-      [{ sources: { building: true } }, "sources.building must be an object of checks (match, valid, squareness, overlapping, duplicate, values, required); found true"],
-      [{ sources: { building: { sqaureness: true } } }, 'sources.building has an unknown member "sqaureness" (allowed: match, valid, squareness, overlapping, duplicate, values, required)'],
-      [{ sources: { building: { match: "building" } } }, "sources.building has no check: give at least one of valid, squareness, overlapping, duplicate, values, required"],
-      [{ sources: { building: { valid: "yes" } } }, 'sources.building.valid must be a boolean; found the string "yes"'],
-      [{ sources: { building: { duplicate: 1 } } }, "sources.building.duplicate must be a boolean; found 1"],
-      [{ sources: { building: { squareness: -5 } } }, 'sources.building.squareness must be true, false or an object such as { "threshold": 10 }; found -5'],
-      [{ sources: { building: { squareness: { threshold: -5 } } } }, "sources.building.squareness.threshold must be a number of degrees from 0 to 45; found -5"],
-      [{ sources: { building: { squareness: { threshold: 50 } } } }, "sources.building.squareness.threshold must be a number of degrees from 0 to 45; found 50"],
-      [{ sources: { building: { squareness: { threshold: "10" } } } }, 'sources.building.squareness.threshold must be a number of degrees from 0 to 45; found the string "10"'],
-      [{ sources: { building: { squareness: { degrees: 10 } } } }, 'sources.building.squareness has an unknown member "degrees" (allowed: threshold)'],
-      [{ sources: { building: { match: [], valid: true } } }, 'sources.building.match must be a tag term ("key" or "key=value") or a non-empty list of them; found a list'],
-      [{ sources: { building: { match: ["building", 3], valid: true } } }, 'sources.building.match[1] must be a tag term ("key" or "key=value"); found 3'],
-      [{ sources: { building: { match: "=yes", valid: true } } }, 'sources.building.match must be a tag term "key" or "key=value" with a non-empty key and value; found "=yes"'],
-      [{ sources: { building: { values: ["yes"] } } }, "sources.building.values must be an object giving each tag key its list of allowed values; found a list"],
-      [{ sources: { building: { values: { building: "yes" } } } }, 'sources.building.values.building must be a non-empty list of allowed values; found the string "yes"'],
-      [{ sources: { building: { values: { building: [] } } } }, "sources.building.values.building must list at least one allowed value; found an empty list"],
-      [{ sources: { building: { values: { "roof shape": ["flat", null] } } } }, 'sources.building.values["roof shape"][1] must be a non-empty string; found null'],
-      [{ sources: { shop: { required: "name" } } }, 'sources.shop.required must be a list of tag keys; found the string "name"'],
-      [{ sources: { shop: { required: ["name", ""] } } }, 'sources.shop.required[1] must be a non-empty string; found the string ""'],
-      [{ sources: { "": { valid: true } } }, "sources[\"\"]: a source name must not be empty"],
+      [[], "the quality rules must be an object; found an empty array"],
+      [{}, '"sources" is missing from the quality rules'],
+      [{ sources: {}, version: 1 }, 'unknown member "version" in the quality rules; the known members are sources'],
+      [{ sources: [] }, "sources must be an object; found an empty array"],
+      [{ sources: { building: true } }, "sources.building must be an object; found a boolean (true)"],
+      [{ sources: { building: { sqaureness: true } } }, `unknown member "sqaureness" in sources.building; the known members are ${checks} (did you mean "squareness"?)`],
+      [{ sources: { building: { match: "building" } } }, "sources.building has no check: give at least one of valid, squareness, overlapping, duplicate, values and required"],
+      [{ sources: { building: { valid: "yes" } } }, 'sources.building.valid must be a boolean; found a string ("yes")'],
+      [{ sources: { building: { duplicate: 1 } } }, "sources.building.duplicate must be a boolean; found a number (1)"],
+      [{ sources: { building: { squareness: -5 } } }, "sources.building.squareness must be a boolean or an object; found a number (-5)"],
+      [{ sources: { building: { squareness: { threshold: -5 } } } }, "sources.building.squareness.threshold must be at least 0; found a number (-5)"],
+      [
+        { sources: { building: { squareness: { threshold: 50 } } } },
+        "sources.building.squareness.threshold must be at most 45 (degrees; above 45 the tolerances around 90° and 180° would meet and every corner would pass); found a number (50)",
+      ],
+      [{ sources: { building: { squareness: { threshold: "10" } } } }, 'sources.building.squareness.threshold must be a number; found a string ("10")'],
+      [{ sources: { building: { squareness: { degrees: 10 } } } }, 'unknown member "degrees" in sources.building.squareness; the known members are threshold'],
+      [{ sources: { building: { match: [], valid: true } } }, "sources.building.match must hold at least 1 item; found an empty array"],
+      [{ sources: { building: { match: ["building", 3], valid: true } } }, "sources.building.match[1] must be a string; found a number (3)"],
+      [{ sources: { building: { match: "=yes", valid: true } } }, 'sources.building.match must be a tag term, "key" or "key=value", with a non-empty key and value; found a string ("=yes")'],
+      [{ sources: { building: { match: ["a", "k="], valid: true } } }, 'sources.building.match[1] must be a tag term, "key" or "key=value", with a non-empty key and value; found a string ("k=")'],
+      [{ sources: { building: { values: ["yes"] } } }, "sources.building.values must be an object; found an array of 1 item"],
+      [{ sources: { building: { values: { building: "yes" } } } }, 'sources.building.values.building must be an array; found a string ("yes")'],
+      [{ sources: { building: { values: { building: [] } } } }, "sources.building.values.building must hold at least 1 item; found an empty array"],
+      [{ sources: { building: { values: { "roof shape": ["flat", null] } } } }, 'sources.building.values["roof shape"][1] must be a string; found null'],
+      [{ sources: { building: { values: { "": ["x"] } } } }, 'the member name "" in sources.building.values must not be empty'],
+      [{ sources: { shop: { required: "name" } } }, 'sources.shop.required must be an array; found a string ("name")'],
+      [{ sources: { shop: { required: ["name", ""] } } }, "sources.shop.required[1] must not be empty"],
+      [{ sources: { "": { valid: true } } }, 'the member name "" in sources must not be empty'],
     ];
     for (const [data, expected] of cases) {
       expect(await failure("shape.json", json(data)), json(data)).toBe(`Invalid quality rules <file>: ${expected}`);
@@ -177,9 +183,9 @@ sources:
   it("lists every problem of a file at once, YAML included", async () => {
     const yaml = "sources:\n  building:\n    valid: yes\n    squareness:\n      threshold: -1\n    colour: red\n";
     expect(await failure("many.yaml", yaml)).toBe(
-      'Invalid quality rules <file>: sources.building has an unknown member "colour" (allowed: match, valid, squareness, overlapping, duplicate, values, required); ' +
-        'sources.building.valid must be a boolean; found the string "yes"; ' +
-        "sources.building.squareness.threshold must be a number of degrees from 0 to 45; found -1",
+      'Invalid quality rules <file>: unknown member "colour" in sources.building; the known members are match, valid, squareness, overlapping, duplicate, values and required; ' +
+        'sources.building.valid must be a boolean; found a string ("yes"); ' +
+        "sources.building.squareness.threshold must be at least 0; found a number (-1)",
     );
   });
 });

@@ -268,7 +268,7 @@ describe("bad snapshot requests are 422s that say what is wrong", () => {
       { loc: ["body", "filters", "tags", "allGeometry", "building"], ...tooMany },
     ]);
     expect(await reject({ geometry: SMALL, filters: { tags: { line: { ["k".repeat(256)]: [], highway: ["v".repeat(256)] } } } })).toEqual([
-      { loc: ["body", "filters", "tags", "line", "k".repeat(256)], msg: expect.stringMatching(/^the member name "k{50,}… must be at most 255 characters long; found 256 characters$/), type: "string_too_long" },
+      { loc: ["body", "filters", "tags", "line", "k".repeat(256)], msg: expect.stringMatching(/^the member name "k{50,}… in "line" must be at most 255 characters long; found 256 characters$/), type: "string_too_long" },
       { loc: ["body", "filters", "tags", "line", "highway", 0], msg: 'item 0 of "highway" must be at most 255 characters long; found 256 characters', type: "string_too_long" },
     ]);
     expect(await reject({ geometry: SMALL, filters: { attributes: { polygon: many(101, (i) => `k${i}`) } } })).toEqual([{ loc: ["body", "filters", "attributes", "polygon"], ...tooMany }]);
