@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROFILE_NAMES, RULES_OPTIONS } from "../../src/validator/item/rule-sets.js";
+import { STRING_GIVEN_5, unknownMember } from "../support/wording.js";
 import { basemodel, ROOT, scratchDir } from "./helpers.js";
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -38,6 +39,18 @@ describe("basemodel: --version", () => {
 });
 
 describe("basemodel validate: a bad configuration file", () => {
+  it("words a wrong type and an unknown member as every JSON input does", async () => {
+    const project = scratchDir();
+    copyFileSync(join(ROOT, "fixtures/valid/minimal.json"), join(project, "item.json"));
+    const config = join(project, "basemodel.config.json");
+    writeFileSync(config, JSON.stringify({ ignore: [5], strcit: true }));
+    const run = await basemodel(["validate", "item.json"], { cwd: project });
+    expect(run.code).toBe(2);
+    const [unknown, wrongType] = run.stderr.trimEnd().split("\n");
+    expect(unknown).toContain(`basemodel: ${config}: ${unknownMember("strcit", "the configuration")}`);
+    expect(wrongType).toBe(`basemodel: ${config}: ignore[0] ${STRING_GIVEN_5}`);
+  });
+
   it("is checked by a schema that takes the rule sets and profiles the validator has", () => {
     const { properties } = JSON.parse(readFileSync(join(ROOT, "schema/inputs/config.schema.json"), "utf8")) as { properties: Record<string, { enum?: unknown[] }> };
     expect(properties.rules!.enum).toEqual(RULES_OPTIONS);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_QUALITY_RULES_PATH, loadQualityRules, parseQualityRules } from "../../../src/server/quality/rules.js";
 import type { QualityRules } from "../../../src/server/quality/rules.js";
 import { afterFile } from "../../support/cleanup.js";
+import { STRING_GIVEN_5, unknownMember } from "../../support/wording.js";
 
 const folder = mkdtempSync(join(tmpdir(), "basemodel-quality-rules-"));
 afterFile(() => rmSync(folder, { recursive: true, force: true }));
@@ -178,6 +179,14 @@ sources:
     for (const [data, expected] of cases) {
       expect(await failure("shape.json", json(data)), json(data)).toBe(`Invalid quality rules <file>: ${expected}`);
     }
+  });
+
+  it("words a wrong type and an unknown member as every JSON input does", async () => {
+    const message = await failure("same-words.json", json({ sources: { building: { values: { building: [5] }, sqaureness: true } } }));
+    expect(message).toBe(
+      `Invalid quality rules <file>: ${unknownMember("sqaureness", "sources.building")}match, valid, squareness, overlapping, duplicate, values and required (did you mean "squareness"?); ` +
+        `sources.building.values.building[0] ${STRING_GIVEN_5}`,
+    );
   });
 
   it("lists every problem of a file at once, YAML included", async () => {

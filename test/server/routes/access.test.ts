@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROLE_NUMBERS } from "../../../src/server/api/auth.js";
 import { basemodel, ROOT } from "../../cli/helpers.js";
+import { STRING_GIVEN_5 } from "../../support/wording.js";
 import { temporaryDirectory } from "../osm/helpers.js";
 import { startExportServer, type ExportServer } from "./exports.js";
 
@@ -84,6 +85,8 @@ describe("serve --users", () => {
     ["a user without a token", '[{"osm_id": 1, "username": "a", "role": "staff"}]', '"token" is missing from [0]'],
     ["a role upstream does not have", '[{"token": "t", "osm_id": 1, "username": "a", "role": "owner"}]', '[0].role must be one of "admin", "staff", "guest"; found a string ("owner")'],
     ["two users with one token", '[{"token": "t", "osm_id": 1, "username": "a", "role": "staff"}, {"token": "t", "osm_id": 2, "username": "b", "role": "guest"}]', "[1].token is the token of [0] too: each token names one user"],
+    // The wrong type as every JSON input words it (test/support/wording.ts).
+    ["a username that is a number", '[{"token": "t", "osm_id": 1, "username": 5, "role": "staff"}]', `.json: [0].username ${STRING_GIVEN_5}\n`],
     ["a blank username", '[{"token": "t", "osm_id": 1, "username": "  ", "role": "staff"}]', '[0].username must be a string that is not only spaces; found a string ("  ")'],
     ["an id that is no OSM id", '[{"token": "t", "osm_id": -1, "username": "a", "role": "staff"}]', '[0].osm_id must be at least 1; found a number (-1)'],
   ];
