@@ -6,6 +6,9 @@
 //     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
 //                                    set, and src/generated/datasets/*.cjs fAIr's dataset rules
 //                                    (schema/datasets/) alike (scripts/build-rule-sets.mjs)
+//     src/generated/inputs/*.ts      the schemas of the JSON inputs a person writes (schema/inputs/:
+//                                    configuration, users, quality rules, schema map), one module
+//                                    per schema (scripts/build-inputs.mjs)
 //  4. tsc                            src -> dist (the type-level check against the schema runs here);
 //                                    the wire types of src/server/api written out as plain types
 //                                    in their declarations (scripts/wire-types.mjs)
@@ -14,6 +17,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { buildInputs } from "./build-inputs.mjs";
 import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
 import { compile } from "./compile.mjs";
@@ -48,6 +52,7 @@ writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n
 
 await buildStac(root, generated);
 buildRuleSets(root, generated, ajvOptions);
+buildInputs(root, generated, ajvOptions);
 
 compile(new URL("tsconfig.json", root).pathname);
 // tsc copies no .cjs: the compiled STAC schemas go beside the modules that load them, so that

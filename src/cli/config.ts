@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { isRulesOption, PROFILE_NAMES, RULES_OPTIONS, type ProfileName, type RulesOption } from "../validator/item/rule-sets.js";
-import { closest } from "../diagnostics/suggest.js";
+import { problemText, schemaProblems, type SchemaCheck } from "../diagnostics/schema-problems.js";
+import validateConfig from "../generated/inputs/config.js";
+import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
 import { UsageError } from "./usage-error.js";
 import { isYamlFile } from "./yaml-files.js";
 
-/** Settings a config file may hold; command-line flags win over them. */
+/** Settings a config file may hold (schema/inputs/config.schema.json); command-line flags win over them. */
 export interface FileConfig {
   prefix?: string;
   schemaUrl?: string;
@@ -22,53 +23,15 @@ export interface FileConfig {
   ignore?: string[];
 }
 
-const CHECKS: Record<keyof FileConfig, (value: unknown) => boolean> = {
-  prefix: (value) => typeof value === "string",
-  schemaUrl: (value) => typeof value === "string",
-  strict: (value) => typeof value === "boolean",
-  stac: (value) => typeof value === "boolean",
-  rules: isRulesOption,
-  fairChecks: (value) => typeof value === "boolean",
-  profile: (value) => (PROFILE_NAMES as readonly unknown[]).includes(value),
-  schemaMap: (value) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((path) => typeof path === "string"),
-  maxErrors: (value) => Number.isInteger(value) && (value as number) >= 1,
-  format: (value) => typeof value === "string",
-  quiet: (value) => typeof value === "boolean",
-  ignore: (value) => Array.isArray(value) && value.every((entry) => typeof entry === "string"),
-};
-
-const EXPECTED: Record<keyof FileConfig, string> = {
-  prefix: "a string",
-  schemaUrl: "a string",
-  strict: "true or false",
-  stac: "true or false",
-  rules: `one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}`,
-  fairChecks: "true or false",
-  profile: PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or "),
-  schemaMap: 'an object of schema URL -> file path (URL prefix ending in "/" -> folder)',
-  maxErrors: "a whole number of at least 1",
-  format: "a string",
-  quiet: "true or false",
-  ignore: "an array of glob strings",
-};
-
 export const CONFIG_FILE = "basemodel.config.json";
 
-/** A setting the configuration does not have, with the one most likely meant, as a mistyped flag gets. */
-export function unknownSetting(source: string, key: string, settings: readonly string[]): string {
-  const meant = closest(key, settings);
-  return `${source}: unknown setting "${key}"${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; the settings are ${settings.join(", ")}`;
-}
-
-/** The settings, or a UsageError listing every problem, one line each: fixing them one run at a time is tedious. */
+/**
+ * The settings, checked by schema/inputs/config.schema.json, or a UsageError listing every
+ * problem, one line each: fixing them one run at a time is tedious.
+ */
 function checked(raw: unknown, source: string): FileConfig {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new UsageError(`${source}: the configuration must be a JSON object`);
-  const problems = Object.entries(raw).flatMap(([key, value]) => {
-    if (!Object.hasOwn(CHECKS, key)) return [unknownSetting(source, key, Object.keys(CHECKS))];
-    if (!CHECKS[key as keyof FileConfig](value)) return [`${source}: "${key}" must be ${EXPECTED[key as keyof FileConfig]}; found ${JSON.stringify(value)}`];
-    return [];
-  });
-  if (problems.length > 0) throw new UsageError(problems.join("\n"));
+  const problems = schemaProblems(validateConfig as SchemaCheck, raw, { root: "the configuration" });
+  if (problems.length > 0) throw new UsageError(problems.map((problem) => `${source}: ${problemText(problem)}`).join("\n"));
   return raw as FileConfig;
 }
 

@@ -38,7 +38,7 @@ Exit codes:
   0  the store is up to date with the server (or --once applied one batch)
   1  stopped: the server or the database cannot be reached, or a change could not be applied
      (the changes applied before it stay; the next run goes on from there)
-  2  usage error: --db not a PostGIS store of basemodel's, a bad --server or --rules`;
+  2  usage error: --db not a PostGIS store of basemodel's, a bad --server or --quality-rules`;
 
 const UPDATE_EXIT_CODES = `
 Exit codes:
@@ -46,8 +46,20 @@ Exit codes:
   1  not applied, the store unchanged: a malformed or truncated file, a change the store
      cannot take (an object it does not have, a way on unknown nodes), or a store that
      could not be written
-  2  usage error: a missing file, --db not a feature store or a damaged one, a bad --rules file, or a
+  2  usage error: a missing file, --db not a feature store or a damaged one, a bad --quality-rules file, or a
      missing optional dependency`;
+
+/**
+ * --quality-rules <file>, and --rules <file>: its name before the data quality rules and fAIr's
+ * rule sets (validate --rules) were told apart, kept so that scripts written then still work.
+ * Given both, the last one wins, as with any option given twice.
+ */
+function withQualityRules(command: Command): Command {
+  return command
+    .option("--quality-rules <file>", "data quality rules, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .option("--rules <file>", "alias of --quality-rules")
+    .on("option:rules", (file: string) => command.setOptionValue("qualityRules", file));
+}
 
 function port(text: string): number {
   const value = Number(text);
@@ -60,7 +72,7 @@ function numberAtLeast(min: number, whole: boolean): (text: string) => number {
   return (text) => {
     const value = Number(text);
     if (text.trim() === "" || !Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
-      throw new InvalidArgumentError(`expected ${whole ? "a whole number" : "a number"} of at least ${min}`);
+      throw new InvalidArgumentError(`expected ${whole ? "an integer" : "a number"} of at least ${min}`);
     }
     return value;
   };
@@ -180,13 +192,13 @@ function program(): Command {
       process.exitCode = await runImport(file, flags, { stdout: process.stdout, stderr: process.stderr });
     });
 
-  cli
+  const update = cli
     .command("update")
     .description("apply an OSM change file (.osc, .osc.gz) to a store made by basemodel import, with its changesets, checking data quality")
     .argument("<change>", "the OSM change file")
     .requiredOption("--db <path>", "the store to update: a SQLite file, or a postgres:// URL (through osm2pgsql --append)")
-    .option("--changesets <file>", "changeset metadata (.osm, .osm.gz, .osm.bz2): hashtags, editor, dates")
-    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .option("--changesets <file>", "changeset metadata (.osm, .osm.gz, .osm.bz2): hashtags, editor, dates");
+  withQualityRules(update)
     .option("--no-quality", "skip the data quality checks")
     .addHelpText("after", UPDATE_EXIT_CODES)
     .action(async (change: string, flags: UpdateFlags) => {
@@ -194,13 +206,13 @@ function program(): Command {
       process.exitCode = await runUpdate(change, flags, { stdout: process.stdout, stderr: process.stderr });
     });
 
-  cli
+  const replicate = cli
     .command("replicate")
     .description("keep a PostGIS store current from a replication server (osm2pgsql-replication), checking each change's data quality")
     .requiredOption("--db <url>", "the PostGIS store (postgres://...) that basemodel import filled")
     .option("--server <url>", "replication server: the folder with state.txt (default: the one set up before, else OSM's minutely diffs)")
-    .option("--once", "apply one batch of changes and stop, instead of everything the server has")
-    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
+    .option("--once", "apply one batch of changes and stop, instead of everything the server has");
+  withQualityRules(replicate)
     .option("--no-quality", "skip the data quality checks")
     .addHelpText("after", REPLICATE_EXIT_CODES)
     .action(async (flags: ReplicateFlags) => {
@@ -208,12 +220,12 @@ function program(): Command {
       process.exitCode = await runReplicate(flags, { stdout: process.stdout, stderr: process.stderr });
     });
 
-  cli
+  const check = cli
     .command("check")
     .description("check the data quality of every feature of a store (findings of earlier checks are replaced)")
-    .requiredOption("--db <path>", "the store to check: a SQLite file or a postgres:// URL")
-    .option("--rules <file>", "data quality rule set, JSON or YAML (default: rules/quality.default.json; see docs/quality.md)")
-    .action(async (flags: Pick<UpdateFlags, "db" | "rules">) => {
+    .requiredOption("--db <path>", "the store to check: a SQLite file or a postgres:// URL");
+  withQualityRules(check)
+    .action(async (flags: Pick<UpdateFlags, "db" | "qualityRules">) => {
       const { runCheck } = await import("./update.js");
       process.exitCode = await runCheck(flags, { stdout: process.stdout, stderr: process.stderr });
     });

@@ -16,7 +16,8 @@ export interface ReplicateFlags {
   db: string;
   server?: string;
   once?: boolean;
-  rules?: string;
+  /** --quality-rules (or its alias --rules). */
+  qualityRules?: string;
   /** Commander's --no-quality. */
   quality?: boolean;
 }
@@ -35,7 +36,7 @@ const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
  * change file last. The database URL (it may hold a password) comes from the environment.
  */
 function applyScript(flags: ReplicateFlags): string {
-  const extra = [...(flags.rules === undefined ? [] : ["--rules", resolve(flags.rules)]), ...(flags.quality === false ? ["--no-quality"] : [])].map(quote).join(" ");
+  const extra = [...(flags.qualityRules === undefined ? [] : ["--quality-rules", resolve(flags.qualityRules)]), ...(flags.quality === false ? ["--no-quality"] : [])].map(quote).join(" ");
   return ['#!/bin/sh', 'for change in "$@"; do :; done', `exec "$BASEMODEL_NODE" "$BASEMODEL_CLI" update "$change" --db "$BASEMODEL_DB" ${extra}`, ""].join("\n");
 }
 
@@ -46,7 +47,7 @@ export async function runReplicate(flags: ReplicateFlags, io: ReplicateIo): Prom
     throw new UsageError(`replicate keeps a PostGIS store current (--db postgres://...); bring the SQLite file ${flags.db} up to date with \`basemodel update <change> --db ${flags.db}\``);
   }
   if (flags.server !== undefined && !/^https?:\/\/[^/]/.test(flags.server)) throw new UsageError(`--server ${flags.server} is not an http:// or https:// URL`);
-  checkFiles([[flags.rules, "--rules"]]);
+  checkFiles([[flags.qualityRules, "--quality-rules"]]);
   const folder = mkdtempSync(join(tmpdir(), "basemodel-replicate-"));
   try {
     const applyCommand = join(folder, "apply-change");

@@ -1,18 +1,18 @@
 /**
  * The schema map of a validate run: "schemaMap" of the configuration file (paths relative to the
- * file), then each --schema-map <url>=<path> (relative to the working folder; the same URL given
- * again wins). A URL that is not one, or a file or folder that is not there, is a usage error
- * now rather than a finding on every item.
+ * file; the configuration's schema has checked it), then each --schema-map <url>=<path> (relative
+ * to the working folder; the same URL given again wins). A URL that is not one, or a file or
+ * folder that is not there, is a usage error now rather than a finding on every item.
  */
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isHttpUrl } from "../validator/net/http-url.js";
+import { problemText } from "../diagnostics/schema-problems.js";
+import { schemaMapProblems } from "../validator/stac/schema-map.js";
 import { UsageError } from "./usage-error.js";
 
 const FORM = '<url>=<file>, or <url-prefix>/=<folder>';
 
 function checkedPath(url: string, path: string, where: string): string {
-  if (!isHttpUrl(url)) throw new UsageError(`${where}: ${JSON.stringify(url)} is not an http(s) URL`);
   const folder = url.endsWith("/");
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats === undefined) throw new UsageError(`${where}: ${path} does not exist`);
@@ -28,8 +28,10 @@ export function runSchemaMap(entries: readonly string[], configured: Readonly<Re
   }
   for (const entry of entries) {
     const split = entry.indexOf("=");
-    if (split <= 0 || split === entry.length - 1) throw new UsageError(`--schema-map takes ${FORM}; got ${JSON.stringify(entry)}`);
+    if (split <= 0 || split === entry.length - 1) throw new UsageError(`--schema-map takes ${FORM}; found ${JSON.stringify(entry)}`);
     const url = entry.slice(0, split);
+    const [problem] = schemaMapProblems({ [url]: entry.slice(split + 1) }, "--schema-map");
+    if (problem !== undefined) throw new UsageError(`--schema-map ${entry}: ${problemText(problem)}`);
     map[url] = checkedPath(url, resolve(cwd, entry.slice(split + 1)), `--schema-map ${entry}`);
   }
   return map;

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import type { RuleSet } from "../server/quality/rules.js";
+import type { QualityRules } from "../server/quality/rules.js";
 import { shownLocation } from "../server/store/location.js";
 import { storeFactory, type StoreFactory } from "../server/store/open.js";
 import type { UpdateSummary } from "../server/fill/apply.js";
@@ -15,7 +15,8 @@ import { UsageError } from "./usage-error.js";
 export interface UpdateFlags {
   db: string;
   changesets?: string;
-  rules?: string;
+  /** --quality-rules (or its alias --rules). */
+  qualityRules?: string;
   /** Commander's --no-quality. */
   quality?: boolean;
 }
@@ -38,17 +39,17 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
     [change, "the change file"],
     [storeFile(factory, flags.db), "--db"],
     [flags.changesets, "--changesets"],
-    [flags.rules, "--rules"],
+    [flags.qualityRules, "--quality-rules"],
   ]);
   const skipQuality = flags.quality === false;
   const packages = [...factory.drivers, ...READERS, ...(skipQuality ? [] : QUALITY_OPTIONAL)];
-  const { updateStore, UpdateError, OsmImportError, loadRuleSet } = await withOptionalDependencies("update", packages, loadUpdater);
-  const rules = skipQuality ? undefined : await ruleSet(loadRuleSet, flags.rules);
+  const { updateStore, UpdateError, OsmImportError, loadQualityRules } = await withOptionalDependencies("update", packages, loadUpdater);
+  const rules = skipQuality ? undefined : await qualityRules(loadQualityRules, flags.qualityRules);
 
   const started = performance.now();
   let summary: UpdateSummary;
   try {
-    summary = await updateStore(flags.db, change, { changesets: flags.changesets, rules, skipQuality });
+    summary = await updateStore(flags.db, change, { changesets: flags.changesets, qualityRules: rules, skipQuality });
   } catch (error) {
     const db = shownLocation(flags.db);
     if (error instanceof OsmImportError) {
@@ -65,20 +66,20 @@ export async function runUpdate(change: string, flags: UpdateFlags, io: UpdateIo
   return EXIT_UPDATED;
 }
 
-/** `basemodel check`: every feature of the store against the rule set, replacing earlier findings. */
-export async function runCheck(flags: Pick<UpdateFlags, "db" | "rules">, io: UpdateIo): Promise<number> {
+/** `basemodel check`: every feature of the store against the quality rules, replacing earlier findings. */
+export async function runCheck(flags: Pick<UpdateFlags, "db" | "qualityRules">, io: UpdateIo): Promise<number> {
   const factory = storeFactory(flags.db);
   checkFiles([
     [storeFile(factory, flags.db), "--db"],
-    [flags.rules, "--rules"],
+    [flags.qualityRules, "--quality-rules"],
   ]);
-  const { checkWholeStore, loadRuleSet } = await withOptionalDependencies("check", [...factory.drivers, ...READERS, ...QUALITY_OPTIONAL], loadUpdater);
-  const rules = await ruleSet(loadRuleSet, flags.rules);
+  const { checkWholeStore, loadQualityRules } = await withOptionalDependencies("check", [...factory.drivers, ...READERS, ...QUALITY_OPTIONAL], loadUpdater);
+  const rules = await qualityRules(loadQualityRules, flags.qualityRules);
   const started = performance.now();
   const summary = await checkWholeStore(flags.db, rules);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   io.stdout.write(
-    `Checked ${count(summary.checked)} features of ${shownLocation(flags.db)} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})\n`,
+    `Checked ${count(summary.checked)} features of ${shownLocation(flags.db)} in ${seconds} s: ${count(summary.withFindings)} with findings (rules: ${flags.qualityRules ?? "the default"})\n`,
   );
   return EXIT_UPDATED;
 }
@@ -95,8 +96,8 @@ export function checkFiles(files: Array<[string | undefined, string]>): void {
   }
 }
 
-/** The --rules file, or undefined for the default; a bad file is a usage error naming the member. */
-async function ruleSet(load: (path: string) => Promise<RuleSet>, path: string | undefined): Promise<RuleSet | undefined> {
+/** The --quality-rules file, or undefined for the default; a bad file is a usage error naming the member. */
+async function qualityRules(load: (path: string) => Promise<QualityRules>, path: string | undefined): Promise<QualityRules | undefined> {
   if (path === undefined) return undefined;
   try {
     return await load(path);
@@ -112,7 +113,7 @@ async function loadUpdater() {
     import("../server/osm/errors.js"),
     import("../server/quality/rules.js"),
   ]);
-  return { updateStore: update.updateStore, checkWholeStore: update.checkWholeStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadRuleSet: rules.loadRuleSet };
+  return { updateStore: update.updateStore, checkWholeStore: update.checkWholeStore, UpdateError: errors.UpdateError, OsmImportError: osmErrors.OsmImportError, loadQualityRules: rules.loadQualityRules };
 }
 
 const count = (value: number): string => value.toLocaleString("en-US");
@@ -129,7 +130,7 @@ function formatSummary(change: string, flags: UpdateFlags, summary: UpdateSummar
     `  features    ${count(summary.featuresWritten)} written, ${count(summary.featuresRemoved)} removed`,
     flags.quality === false
       ? "  quality     not checked (--no-quality)"
-      : `  quality     ${count(summary.checked)} checked, ${count(summary.withFindings)} with findings (rules: ${flags.rules ?? "the default"})`,
+      : `  quality     ${count(summary.checked)} checked, ${count(summary.withFindings)} with findings (rules: ${flags.qualityRules ?? "the default"})`,
     `  changesets  ${count(summary.changesets)} loaded`,
     `Replication timestamp: ${summary.replicationTimestamp ?? "unchanged (the change file has no timestamps)"}`,
   ];

@@ -3,15 +3,25 @@
  *
  *   [{ "token": "a long random secret", "osm_id": 4100001, "username": "amina", "role": "staff", "img_url": null }]
  *
- * role is admin, staff or guest (upstream's roles); img_url may be left out. Read once at start;
- * anything wrong is a usage error naming the entry and the member.
+ * role is admin, staff or guest (upstream's roles); img_url may be left out. Read once at start,
+ * checked by schema/inputs/users.schema.json; anything wrong is a usage error naming the member.
  */
 import { readFileSync } from "node:fs";
-import { ROLE_NUMBERS, type Role } from "../server/api/auth.js";
+import { describePointer } from "../diagnostics/pointer.js";
+import { problemText, schemaProblems, type Problem, type SchemaCheck } from "../diagnostics/schema-problems.js";
+import validateUsers from "../generated/inputs/users.js";
+import type { Role } from "../server/api/auth.js";
 import type { UserEntry } from "../server/http/access.js";
 import { UsageError } from "./usage-error.js";
 
-const ROLES = Object.keys(ROLE_NUMBERS) as Role[];
+/** A user as the file writes it, once the schema has let it through. */
+interface UserInFile {
+  token: string;
+  osm_id: number;
+  username: string;
+  role: Role;
+  img_url?: string | null;
+}
 
 export function readUsersFile(path: string): UserEntry[] {
   let text: string;
@@ -26,19 +36,19 @@ export function readUsersFile(path: string): UserEntry[] {
   } catch (error) {
     throw new UsageError(`--users ${path} is not JSON: ${(error as Error).message}`);
   }
-  if (!Array.isArray(entries)) throw new UsageError(`--users ${path} must hold a JSON array of users, each {"token", "osm_id", "username", "role"}`);
-  const tokens = new Set<string>();
-  return entries.map((entry: unknown, index) => {
-    const wrong = (what: string) => new UsageError(`--users ${path}: user ${index + 1} ${what}`);
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw wrong('is not an object {"token", "osm_id", "username", "role"}');
-    const { token, osm_id: osmId, username, role, img_url: imgUrl = null } = entry as Record<string, unknown>;
-    if (typeof token !== "string" || token.length === 0 || token.length > 4096) throw wrong('needs "token": a string of 1 to 4,096 characters');
-    if (tokens.has(token)) throw wrong("has the token of an earlier user: each token names one user");
-    tokens.add(token);
-    if (typeof osmId !== "number" || !Number.isSafeInteger(osmId) || osmId < 1) throw wrong('needs "osm_id": the user\'s OpenStreetMap id, a whole number from 1');
-    if (typeof username !== "string" || username.trim() === "") throw wrong('needs "username": a string');
-    if (typeof role !== "string" || !ROLES.includes(role as Role)) throw wrong(`needs "role": one of ${ROLES.join(", ")}`);
-    if (imgUrl !== null && typeof imgUrl !== "string") throw wrong('has an "img_url" that is neither a string nor null');
-    return { token, osmId, username, role: role as Role, imgUrl };
+  const schemaFound = schemaProblems(validateUsers as SchemaCheck, entries, { root: "the users file" });
+  const problems = schemaFound.length > 0 ? schemaFound : sharedTokens(entries as UserInFile[]);
+  if (problems.length > 0) throw new UsageError(problems.map((problem) => `--users ${path}: ${problemText(problem)}`).join("\n"));
+  return (entries as UserInFile[]).map(({ token, osm_id: osmId, username, role, img_url: imgUrl = null }) => ({ token, osmId, username, role, imgUrl }));
+}
+
+/** Each token names one user: a check across the entries, which no schema makes. */
+function sharedTokens(users: readonly UserInFile[]): Problem[] {
+  const first = new Map<string, number>();
+  return users.flatMap(({ token }, index) => {
+    const earlier = first.get(token);
+    if (earlier === undefined) first.set(token, index);
+    const path = `/${index}/token`;
+    return earlier === undefined ? [] : [{ path, message: `${describePointer(path)} is the token of [${earlier}] too: each token names one user` }];
   });
 }

@@ -18,16 +18,16 @@ export function splitPointer(pointer: string): string[] {
 
 /**
  * The pointer as a person reads it: `properties.mlm:input[0].pre_processing_function`.
- * Segments that would be ambiguous in dotted form are quoted.
+ * Segments that would be ambiguous in dotted form are quoted; the empty pointer is `root`.
  */
-export function describePointer(pointer: string): string {
+export function describePointer(pointer: string, root = "the item"): string {
   let out = "";
   for (const segment of splitPointer(pointer)) {
     if (/^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
     else if (/^[\w:-]+$/.test(segment)) out += out === "" ? segment : `.${segment}`;
     else out += `[${JSON.stringify(segment)}]`;
   }
-  return out === "" ? "the item" : out;
+  return out === "" ? root : out;
 }
 
 /** The value at a pointer, or undefined when the path does not exist. */

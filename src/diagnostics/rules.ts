@@ -119,7 +119,7 @@ export const rules: readonly Rule[] = [
       "Every property with the service prefix is one the schema defines (metrics_spec, split_spec; v1.0.0-current also hyperparameters_spec, which fAIr's CI reads; v1.1.0 ten of them); a warning by default, an error with strict, and an error under rule set v1.1.0, which rejects them.",
     appliesTo: "properties",
     example:
-      '`"fair:metric_spec": [...]` -> properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
+      '`"fair:metric_spec": [...]` -> unknown member "fair:metric_spec" in properties; the known "fair:" members are fair:metrics_spec and fair:split_spec (did you mean "fair:metrics_spec"?)',
   },
   {
     id: "not-a-base-model-item",

@@ -65,9 +65,9 @@ describe("basemodel validate: configuration", () => {
     writeFileSync(join(project, "basemodel.config.json"), JSON.stringify({ maxErrors: "ten" }));
     const wrongType = await basemodel(["validate", "item.json"], { cwd: project });
     expect(wrongType.code).toBe(2);
-    expect(wrongType.stderr).toContain('"maxErrors" must be a whole number of at least 1; found "ten"');
+    expect(wrongType.stderr).toContain('maxErrors must be an integer; found a string ("ten")');
     writeFileSync(join(project, "basemodel.config.json"), JSON.stringify({ strcit: true }));
-    expect((await basemodel(["validate", "item.json"], { cwd: project })).stderr).toContain('unknown setting "strcit"');
+    expect((await basemodel(["validate", "item.json"], { cwd: project })).stderr).toContain('unknown member "strcit" in the configuration');
     writeFileSync(join(project, "basemodel.config.json"), "{");
     expect((await basemodel(["validate", "item.json"], { cwd: project })).code).toBe(2);
     expect((await basemodel(["validate", "item.json", "--config", "nope.json"], { cwd: project })).code).toBe(2);

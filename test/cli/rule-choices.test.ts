@@ -89,9 +89,9 @@ describe("the configuration file", () => {
     expect(run.code).toBe(2);
     const config = join(dir, "basemodel.config.json");
     expect(run.stderr.split("\n").filter(Boolean)).toEqual([
-      `basemodel: ${config}: "rules" must be one of "v1.0.0", "v1.0.0-current", "v1.1.0", "auto"; found "latest"`,
-      `basemodel: ${config}: "profile" must be "fair-ci"; found "ci"`,
-      `basemodel: ${config}: "fairChecks" must be true or false; found "yes"`,
+      `basemodel: ${config}: rules must be one of "v1.0.0", "v1.0.0-current", "v1.1.0", "auto"; found a string ("latest")`,
+      `basemodel: ${config}: fairChecks must be a boolean; found a string ("yes")`,
+      `basemodel: ${config}: profile must be "fair-ci"; found a string ("ci")`,
     ]);
   });
 });

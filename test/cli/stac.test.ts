@@ -32,7 +32,7 @@ describe("basemodel validate --stac", () => {
     writeFileSync(join(dir, "basemodel.config.json"), JSON.stringify({ stac: "yes" }));
     const bad = await basemodel(["validate", file], { cwd: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('"stac" must be true or false; found "yes"');
+    expect(bad.stderr).toContain('stac must be a boolean; found a string ("yes")');
   });
 
   it("says in the JSON report that STAC was checked, and which official schema each finding comes from", async () => {

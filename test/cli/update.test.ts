@@ -42,7 +42,7 @@ describe("basemodel update", () => {
     expect(again.stdout).toContain("  features    0 written, 0 removed\n");
   });
 
-  it("--no-quality applies the change without checking it; --rules takes a YAML rule set", async () => {
+  it("--no-quality applies the change without checking it; --quality-rules takes YAML quality rules", async () => {
     const unchecked = await monacoStoreCopy();
     const run = await basemodel(["update", FIRST, "--db", unchecked, "--no-quality"]);
     expect(run.code).toBe(0);
@@ -52,7 +52,7 @@ describe("basemodel update", () => {
     const rules = join(dir, "houes.yaml");
     writeFileSync(rules, "sources:\n  building:\n    values:\n      building: [houes, house, yes, residential]\n");
     const custom = await monacoStoreCopy();
-    const checked = await basemodel(["update", FIRST, "--db", custom, "--rules", rules]);
+    const checked = await basemodel(["update", FIRST, "--db", custom, "--quality-rules", rules]);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toContain(`(rules: ${rules})`);
     // Under these rules "houes" is allowed and nothing checks squareness or overlap.
@@ -89,7 +89,7 @@ describe("basemodel update", () => {
       ["negative.osc", node('id="-1"'), `line 3: <node> with id="-1" (negative ids are an editor's placeholders for objects not uploaded yet)`],
       ["zero.osc", node('id="0"'), 'line 3: <node> with id="0" (ids start at 1)'],
       ["fraction.osc", node('id="12000000900.5"'), 'line 3: <node> with id="12000000900.5" (an integer is required)'],
-      ["huge.osc", node('id="9007199254740993"'), 'line 3: <node> with id="9007199254740993" (an id is a whole number below 2^53)'],
+      ["huge.osc", node('id="9007199254740993"'), 'line 3: <node> with id="9007199254740993" (an id is an integer below 2^53)'],
       ["ref.osc", way("-7"), `line 5: <nd> with ref="-7" (negative ids are an editor's placeholders for objects not uploaded yet)`],
     ];
     for (const [name, text, problem] of cases) {
@@ -137,7 +137,7 @@ describe("basemodel update", () => {
     expect(run.stderr).toContain(message);
   });
 
-  it("exit 2 for a store that is not one, and for a rule set that is wrong, naming the member", async () => {
+  it("exit 2 for a store that is not one, and for quality rules that are wrong, naming the member (--rules is an alias of --quality-rules)", async () => {
     const notAStore = join(dir, "not-a-store.db");
     writeFileSync(notAStore, "x".repeat(4096));
     const run = await basemodel(["update", FIRST, "--db", notAStore]);
@@ -149,6 +149,11 @@ describe("basemodel update", () => {
     const badRules = await basemodel(["update", FIRST, "--db", db, "--rules", rules]);
     expect(badRules.code).toBe(2);
     expect(badRules.stderr).toContain("sources.building.squareness.threshold");
+    for (const command of ["update", "check", "replicate"]) {
+      const help = (await basemodel([command, "--help"])).stdout;
+      expect(help, command).toMatch(/^ {2}--quality-rules <file> +data quality rules, JSON or YAML/m);
+      expect(help, command).toMatch(/^ {2}--rules <file> +alias of --quality-rules$/m);
+    }
   });
 });
 

@@ -24,8 +24,8 @@ describe("basemodel worker and serve --queue: bad input is one line", () => {
     [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db"], "error: required option '--exports <dir>' not specified"],
     [["worker", "--queue", "http://127.0.0.1:6379", "--db", "x.db", "--exports", "e"], `error: option '--queue <url>' argument 'http://127.0.0.1:6379' is invalid. expected a Redis address such as redis://127.0.0.1:6379; found "http://127.0.0.1:6379"`],
     [["serve", "--queue", "127.0.0.1:6379"], `error: option '--queue <url>' argument '127.0.0.1:6379' is invalid. expected a Redis address such as redis://127.0.0.1:6379; found "127.0.0.1:6379"`],
-    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "0"], "error: option '--concurrency <n>' argument '0' is invalid. expected a whole number of at least 1"],
-    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "two"], "error: option '--concurrency <n>' argument 'two' is invalid. expected a whole number of at least 1"],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "0"], "error: option '--concurrency <n>' argument '0' is invalid. expected an integer of at least 1"],
+    [["worker", "--queue", "redis://127.0.0.1:6379", "--db", "x.db", "--exports", "e", "--concurrency", "two"], "error: option '--concurrency <n>' argument 'two' is invalid. expected an integer of at least 1"],
   ])("basemodel %j", async (args, message) => {
     const run = await basemodel(args);
     expect(run.code).toBe(2);

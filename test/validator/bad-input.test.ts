@@ -417,17 +417,17 @@ describe("invalid options", () => {
   const item = minimal();
 
   it.each([
-    ["maxErrors 0", { maxErrors: 0 }, /^maxErrors must be a whole number of at least 1 \(or Infinity\); got 0$/],
-    ["maxErrors -1", { maxErrors: -1 }, /^maxErrors must be a whole number of at least 1 .*got -1$/],
-    ["maxErrors 1.5", { maxErrors: 1.5 }, /^maxErrors must be a whole number of at least 1 .*got 1\.5$/],
-    ["maxErrors NaN", { maxErrors: Number.NaN }, /^maxErrors must be a whole number of at least 1 .*got NaN$/],
-    ["maxErrors -Infinity", { maxErrors: -Infinity }, /^maxErrors must be a whole number of at least 1 .*got -Infinity$/],
-    ['maxErrors "10"', { maxErrors: "10" }, /^maxErrors must be a whole number of at least 1 .*got "10"$/],
-    ['prefix "bad prefix!"', { prefix: "bad prefix!" }, /^prefix must be a name such as "fair:" or "svc:" .*got "bad prefix!"$/],
+    ["maxErrors 0", { maxErrors: 0 }, /^maxErrors must be an integer of at least 1 \(or Infinity\); found a number \(0\)$/],
+    ["maxErrors -1", { maxErrors: -1 }, /^maxErrors must be an integer of at least 1 .*found a number \(-1\)$/],
+    ["maxErrors 1.5", { maxErrors: 1.5 }, /^maxErrors must be an integer of at least 1 .*found a number \(1\.5\)$/],
+    ["maxErrors NaN", { maxErrors: Number.NaN }, /^maxErrors must be an integer of at least 1 .*found a number \(NaN\)$/],
+    ["maxErrors -Infinity", { maxErrors: -Infinity }, /^maxErrors must be an integer of at least 1 .*found a number \(-Infinity\)$/],
+    ['maxErrors "10"', { maxErrors: "10" }, /^maxErrors must be an integer of at least 1 .*found a string \("10"\)$/],
+    ['prefix "bad prefix!"', { prefix: "bad prefix!" }, /^prefix must be a name such as "fair:" or "svc:" .*found a string \("bad prefix!"\)$/],
     ['prefix ""', { prefix: "" }, /^prefix must be a name/],
     ['schemaUrl ""', { schemaUrl: "" }, /^schemaUrl must be a non-empty identifier/],
-    ['strict "yes"', { strict: "yes" }, /^strict must be true or false; got "yes"$/],
-    ["an unknown option", { strcit: true }, /^unknown validator option "strcit"; the options are prefix, schemaUrl, strict, maxErrors, stac, schemaMap, schemaCache, rules, fairChecks, profile$/],
+    ['strict "yes"', { strict: "yes" }, /^strict must be a boolean; found a string \("yes"\)$/],
+    ["an unknown option", { strcit: true }, /^unknown member "strcit" in the validator options; the known members are prefix, schemaUrl, strict, maxErrors, stac, schemaMap, schemaCache, rules, fairChecks and profile \(did you mean "strict"\?\)$/],
     ["null", null, /^validator options must be an object/],
     ["a string", "strict", /^validator options must be an object/],
   ])("%s throws a TypeError that says what is wrong", (_label, options, message) => {

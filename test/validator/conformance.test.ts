@@ -312,7 +312,7 @@ describe("messages", () => {
       severity: "error",
       path: "/properties/fair:split_spec/default_ratio",
       message: "properties.fair:split_spec.default_ratio must be greater than 0; found a number (0)",
-      expected: "> 0",
+      expected: "greater than 0",
       actual: 0,
     });
     expect(errorOf("default-ratio-one.json").message).toBe("properties.fair:split_spec.default_ratio must be less than 1; found a number (1)");
@@ -371,7 +371,7 @@ describe("messages", () => {
       severity: "warning",
       path: "/properties/fair:metric_spec",
       message:
-        "properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix",
+        'unknown member "fair:metric_spec" in properties; the known "fair:" members are fair:metrics_spec and fair:split_spec',
       expected: ["fair:metrics_spec", "fair:split_spec"],
       actual: "fair:metric_spec",
       suggestion: 'did you mean "fair:metrics_spec"?',

@@ -51,7 +51,7 @@ withRealItems.each(MODELS)("real base model item %s", (name) => {
         severity: "warning",
         path: "/properties/fair:hyperparameters_spec",
         message:
-          "properties.fair:hyperparameters_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix",
+          'unknown member "fair:hyperparameters_spec" in properties; the known "fair:" members are fair:metrics_spec and fair:split_spec',
         expected: ["fair:metrics_spec", "fair:split_spec"],
         actual: "fair:hyperparameters_spec",
       },
@@ -94,7 +94,7 @@ withRealItems.each(MODELS)("real base model item %s", (name) => {
         expected: ["svc:metrics_spec", "svc:split_spec"],
       });
       expect(result.warnings[0]!.message).toBe(
-        "properties.svc:hyperparameters_spec is not defined by the base model schema, which defines only svc:metrics_spec and svc:split_spec with this prefix",
+        'unknown member "svc:hyperparameters_spec" in properties; the known "svc:" members are svc:metrics_spec and svc:split_spec',
       );
     }
     const strict = validateItem(svcItem, { prefix: "svc:", strict: true });

@@ -36,12 +36,12 @@ export const MAX_OBJECT_MEMBERS = 1000;
 
 /**
  * The largest page number. page × pageSize (at most 5,000) must stay below 2^53, the largest
- * whole number a JSON number holds exactly and so the largest row offset the server can count.
+ * integer a JSON number holds exactly and so the largest row offset the server can count.
  */
 export const MAX_PAGE = 1_000_000_000_000;
 
 /** Why MAX_PAGE is what it is, for the 422 that refuses a larger page. */
-export const MAX_PAGE_REASON = "page × pageSize, the rows skipped, must stay below 2^53, the largest whole number the server counts exactly";
+export const MAX_PAGE_REASON = "page × pageSize, the rows skipped, must stay below 2^53, the largest integer the server counts exactly";
 
 /** Bytes of a /snapshot/plain/ answer; a larger one is a 422 that points to /snapshot/, as too many features is. */
 export const MAX_PLAIN_ANSWER_BYTES = 16 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { featureCollectionSchema, type geometrySchema } from "./feature-collecti
 import type { AreaSchemas, CheckedPolygon } from "./snapshot.js";
 import type { Answer, Request } from "./wire.js";
 
-/** An OSM id as the digits of a URL: a whole number from 1, at most 15 digits (below 2^53). */
+/** An OSM id as the digits of a URL: an integer from 1, at most 15 digits (below 2^53). */
 export const OSM_ID_PATTERN = "^[1-9][0-9]{0,14}$";
 
 export const countriesQuerySchema = {
@@ -46,7 +46,7 @@ export const osmIdQuerySchema = {
   required: ["osm_id"],
   properties: {
     // A query string is text: the id is its digits (the server does not coerce types).
-    osm_id: { type: "string", pattern: OSM_ID_PATTERN, description: "An OSM id (a whole number from 1): the node, way and relation features of that id", examples: ["25722685"] },
+    osm_id: { type: "string", pattern: OSM_ID_PATTERN, description: "An OSM id (an integer from 1): the node, way and relation features of that id", examples: ["25722685"] },
   },
 } as const;
 

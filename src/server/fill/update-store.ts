@@ -9,7 +9,7 @@ import { readOsmChange } from "../osm/change.js";
 import { osmChangeXml } from "../osm/change-writer.js";
 import { readChangesets } from "../osm/changesets.js";
 import { createQualityChecker } from "../quality/check.js";
-import { loadRuleSet, type RuleSet } from "../quality/rules.js";
+import { loadQualityRules, type QualityRules } from "../quality/rules.js";
 import type { ChangeAction } from "../osm/change.js";
 import { storeFactory } from "../store/open.js";
 import type { Osm2pgsqlStoreFactory } from "../store/store.js";
@@ -20,8 +20,8 @@ import { checkChanged, checkStore, type CheckSummary } from "./quality.js";
 export interface UpdateOptions {
   /** A changeset file (.osm, .osm.gz, .osm.bz2) with the changes' metadata. */
   changesets?: string | undefined;
-  /** The data quality rule set; the shipped default when absent. */
-  rules?: RuleSet | undefined;
+  /** The data quality rules; the shipped default when absent. */
+  qualityRules?: QualityRules | undefined;
   /** Skip the data quality checks. */
   skipQuality?: boolean;
 }
@@ -31,7 +31,7 @@ export async function updateStore(dbPath: string, changePath: string, options: U
   const [change, changesets, rules] = await Promise.all([
     readOsmChange(changePath),
     options.changesets === undefined ? undefined : readChangesets(options.changesets),
-    options.skipQuality ? undefined : (options.rules ?? loadRuleSet()),
+    options.skipQuality ? undefined : (options.qualityRules ?? loadQualityRules()),
   ]);
   const checker = rules === undefined ? undefined : await createQualityChecker(rules);
   try {
@@ -85,9 +85,9 @@ function inLoaderOrder(actions: readonly ChangeAction[]): ChangeAction[] {
   return lastVersions(actions).sort((a, b) => TYPE_ORDER[a.entity.type] - TYPE_ORDER[b.entity.type] || a.entity.id - b.entity.id);
 }
 
-/** Checks every feature of the store against the rule set (the default when absent). */
-export async function checkWholeStore(dbPath: string, rules?: RuleSet): Promise<CheckSummary> {
-  const checker = await createQualityChecker(rules ?? (await loadRuleSet()));
+/** Checks every feature of the store against the quality rules (the default when absent). */
+export async function checkWholeStore(dbPath: string, rules?: QualityRules): Promise<CheckSummary> {
+  const checker = await createQualityChecker(rules ?? (await loadQualityRules()));
   try {
     const factory = storeFactory(dbPath);
     const store = await factory.open(dbPath);

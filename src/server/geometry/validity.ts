@@ -127,7 +127,7 @@ function checkRing(ring: unknown, ref: RingRef, problems: GeometryProblem[]): bo
 
 function checkPosition(position: unknown, path: Array<string | number>, where: string, problems: GeometryProblem[]): void {
   if (!Array.isArray(position) || position.length < 2) {
-    problems.push({ code: "not-a-position", path, message: `${where} must be a [longitude, latitude] pair, found ${describe(position)}` });
+    problems.push({ code: "not-a-position", path, message: `${where} must be a [longitude, latitude] pair; found ${describe(position)}` });
     return;
   }
   const [longitude, latitude] = position as unknown[];
@@ -137,7 +137,7 @@ function checkPosition(position: unknown, path: Array<string | number>, where: s
   ] as const;
   axes.forEach(({ value, name, limit, code }, axis) => {
     if (typeof value !== "number" || !Number.isFinite(value)) {
-      problems.push({ code: "not-finite", path: [...path, axis], message: `${where}: the ${name} must be a finite number, found ${describe(value)}` });
+      problems.push({ code: "not-finite", path: [...path, axis], message: `${where}: the ${name} must be a finite number; found ${describe(value)}` });
     } else if (value < -limit || value > limit) {
       problems.push({ code, path: [...path, axis], message: `${where}: the ${name} ${value} is outside [-${limit}, ${limit}]` });
     }

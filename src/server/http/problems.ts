@@ -1,12 +1,13 @@
 /**
  * Turning what is wrong with a request into the 422 body of the real services:
  * `{"detail":[{"loc":[...],"msg":"...","type":"..."}]}`, one entry per problem, each naming the
- * member (loc) and saying in plain English what was found and what is allowed.
+ * member (loc) and saying what was found and what is allowed in the words of every other
+ * problem (diagnostics/schema-problems.ts).
  */
 import type { ErrorObject } from "ajv";
 import type { ValidationError } from "../api/errors.js";
-import { describeValue, preview } from "../../diagnostics/messages.js";
-import { closest } from "../../diagnostics/suggest.js";
+import { splitPointer } from "../../diagnostics/pointer.js";
+import { problemText, schemaProblem } from "../../diagnostics/schema-problems.js";
 
 /** Thrown by a route when a request is well-formed JSON but asks for something impossible. */
 export class RequestProblem extends Error {
@@ -51,92 +52,47 @@ function segments(instancePath: string): Array<string | number> {
     .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
 }
 
-function quoteList(values: readonly unknown[]): string {
-  return values.map((value) => JSON.stringify(value)).join(", ");
+/** How a 422 message names a place: the member by its name, an item by its index and the member holding it. */
+function placeIn(root: string): (pointer: string) => string {
+  return (pointer) => {
+    const path = segments(pointer);
+    const last = path[path.length - 1];
+    if (last === undefined) return root === "header" ? "the headers" : `the ${root}`;
+    return typeof last === "number" ? `item ${last} of "${path[path.length - 2] ?? root}"` : `"${last}"`;
+  };
 }
 
-function memberName(loc: Array<string | number>): string {
-  const last = loc[loc.length - 1];
-  return typeof last === "number" ? `item ${last} of "${loc[loc.length - 2]}"` : last === "body" || last === undefined ? "the body" : `"${last}"`;
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "a whole number",
-  boolean: "true or false",
-  array: "an array",
-  object: "an object",
-  null: "null",
-};
-
-/** Why an upper bound is what it is, when its schema says (`x-bound-reason`), to follow the bound in a message. */
-function boundReason(error: ErrorObject): string {
-  const reason = error.parentSchema?.["x-bound-reason"];
-  return typeof reason === "string" ? ` (${reason})` : "";
+/** The 422 type FastAPI gives each kind of problem; any other: value_error. */
+function typeOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case "required":
+      return "missing";
+    case "additionalProperties":
+      return "extra_forbidden";
+    case "type":
+      return "type_error";
+    case "enum":
+    case "const":
+      return "enum";
+    case "pattern":
+      return "string_pattern_mismatch";
+    case "maxLength":
+      return "string_too_long";
+    case "maxProperties":
+      return "too_long";
+    case "maxItems":
+      // An array of exactly n items (a bbox) that has more is no longer "too long" but malformed.
+      return error.parentSchema?.minItems === error.parentSchema?.maxItems ? "value_error" : "too_long";
+    default:
+      return "value_error";
+  }
 }
 
 function detailOf(error: ErrorObject, root: string): ValidationError {
-  const loc: Array<string | number> = [root, ...segments(error.instancePath)];
-  const params = error.params as Record<string, unknown>;
-  const found = describeValue(error.data);
-  const what = memberName(loc);
-  // A rule on an object's member names (propertyNames) concerns the name, not the object.
-  if (error.propertyName !== undefined && error.keyword === "maxLength") {
-    const name = error.propertyName;
-    return { loc: [...loc, name], msg: `the member name ${preview(name)} is ${[...name].length} characters long; at most ${params.limit} are allowed`, type: "string_too_long" };
-  }
-  switch (error.keyword) {
-    case "required":
-      return { loc: [...loc, String(params.missingProperty)], msg: `"${params.missingProperty}" is required`, type: "missing" };
-    case "additionalProperty":
-    case "additionalProperties": {
-      const name = String(params.additionalProperty);
-      const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
-      const near = closest(name, allowed);
-      return {
-        loc: [...loc, name],
-        msg: `unknown member "${name}"${near ? ` (did you mean "${near}"?)` : ""}; the members are ${allowed.join(", ") || "none"}`,
-        type: "extra_forbidden",
-      };
-    }
-    case "type": {
-      const types = String(params.type).split(",");
-      return { loc, msg: `${what} must be ${types.map((type) => TYPE_WORDS[type] ?? type).join(" or ")}; found ${found}`, type: "type_error" };
-    }
-    case "enum":
-    case "const": {
-      const allowed = (error.keyword === "enum" ? params.allowedValues : [params.allowedValue]) as unknown[];
-      const near = typeof error.data === "string" ? closest(error.data, allowed.filter((value): value is string => typeof value === "string")) : undefined;
-      return {
-        loc,
-        msg: `${what} must be ${allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${quoteList(allowed)}`}; found ${found}${near ? ` (did you mean "${near}"?)` : ""}`,
-        type: "enum",
-      };
-    }
-    case "minimum":
-    case "maximum":
-      return { loc, msg: `${what} must be ${error.keyword === "minimum" ? `at least ${params.limit}` : `at most ${params.limit}${boundReason(error)}`}; found ${found}`, type: "value_error" };
-    case "maxProperties":
-      return { loc, msg: `${what} must hold at most ${params.limit} members; found ${Object.keys(error.data as object).length}`, type: "too_long" };
-    case "minItems":
-    case "maxItems": {
-      const limit = Number(params.limit);
-      const exact = error.parentSchema?.minItems === error.parentSchema?.maxItems;
-      const words = exact ? "exactly" : error.keyword === "minItems" ? "at least" : "at most";
-      return { loc, msg: `${what} must hold ${words} ${limit} item${limit === 1 ? "" : "s"}; found ${found}`, type: error.keyword === "maxItems" && !exact ? "too_long" : "value_error" };
-    }
-    case "pattern":
-      return { loc, msg: `${what} must match ${params.pattern}; found ${found}`, type: "string_pattern_mismatch" };
-    case "minLength":
-      return { loc, msg: `${what} must not be empty`, type: "value_error" };
-    case "maxLength":
-      return { loc, msg: `${what} must be at most ${params.limit} characters long; found ${[...String(error.data)].length} characters`, type: "string_too_long" };
-    case "uniqueItems":
-      return { loc, msg: `${what} lists item ${params.j} twice (also at ${params.i})`, type: "value_error" };
-    default:
-      return { loc, msg: `${what} ${error.message ?? "is not valid"}; found ${found}`, type: "value_error" };
-  }
+  const problem = schemaProblem(error, error.data, { place: placeIn(root) });
+  // The member or item the problem names inside the value: a member name stays a string even when it is digits.
+  const inside = splitPointer(problem.path.slice(error.instancePath.length)).map((segment) => (Array.isArray(error.data) ? Number(segment) : segment));
+  return { loc: [root, ...segments(error.instancePath), ...inside], msg: problemText(problem), type: typeOf(error) };
 }
 
 /** The schema errors fastify found in a request (error.validation), located as FastAPI locates them. */

@@ -10,7 +10,7 @@ export const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
 
 /** Why `id` cannot be an OSM id (of an object or a changeset), or null when it can. */
 export function idProblem(id: number): string | null {
-  if (!Number.isSafeInteger(id)) return "an id is a whole number below 2^53";
+  if (!Number.isSafeInteger(id)) return "an id is an integer below 2^53";
   if (id < 0) return "negative ids are an editor's placeholders for objects not uploaded yet";
   if (id === 0) return "ids start at 1";
   return null;

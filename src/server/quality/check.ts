@@ -1,5 +1,5 @@
 /**
- * The quality checker: a rule set applied to one feature at a time, with its neighbours for
+ * The quality checker: quality rules applied to one feature at a time, with its neighbours for
  * the overlap and duplicate checks. Store-independent: the caller finds the neighbours.
  */
 import { GeosError, loadGeos } from "../geometry/geos.js";
@@ -9,7 +9,7 @@ import { geometryBBox } from "../../model/geojson.js";
 import type { BBox, Geometry, Position } from "../../model/geojson.js";
 import type { FeatureTable } from "../../model/features.js";
 import { OverlapTest, geometryKey, isPolygonal } from "./overlap.js";
-import type { RuleSet, SourceRules } from "./rules.js";
+import type { QualityRules, SourceRules } from "./rules.js";
 import { worstCorner } from "./squareness.js";
 import { matchesAny, tagCheck } from "./tags.js";
 import type { TagProblems } from "./tags.js";
@@ -21,7 +21,7 @@ export interface QualityIssue {
   status: QualityStatus;
   /** What is wrong, e.g. "building=houes" for badvalue; docs/quality.md lists them per status. */
   values: string[];
-  /** The name of the rule set source that found it, e.g. "building". */
+  /** The name of the quality rules source that found it, e.g. "building". */
   source: string;
 }
 
@@ -29,7 +29,7 @@ export interface QualityIssue {
 export type NearbyFeatures = (bbox: BBox) => Iterable<FoundFeature>;
 
 export interface QualityChecker {
-  /** The feature's issues, at most one per status and source, sources in rule set order. */
+  /** The feature's issues, at most one per status and source, sources in the order of the quality rules. */
   check(found: FoundFeature, nearby: NearbyFeatures): QualityIssue[];
   /**
    * The features `check()` would compare this one with, as a tag filter (null: none): callers
@@ -46,7 +46,7 @@ interface CompiledSource {
 }
 
 /** A checker for `rules`; GEOS (geos-wasm) is loaded only when a source checks validity or overlap. */
-export async function createQualityChecker(rules: RuleSet): Promise<QualityChecker> {
+export async function createQualityChecker(rules: QualityRules): Promise<QualityChecker> {
   const geos = rules.sources.some((source) => source.valid || source.overlapping) ? await loadGeos() : null;
   return new Checker(
     rules.sources.map((source) => ({ rules: source, tags: tagCheck(source) })),

@@ -11,8 +11,8 @@ import type { FeatureQuery, FeatureQueryResult, FoundFeature } from "../../model
 
 export async function findFeatures(store: FeatureStore, query: FeatureQuery, take: (found: FoundFeature) => void): Promise<FeatureQueryResult> {
   const { offset, limit } = query;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number >= 0, found ${offset}`);
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number >= 0, found ${limit}`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer of at least 0; found ${offset}`);
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be an integer of at least 0; found ${limit}`);
   let seen = 0;
   // No table gives more than the page and one more: a store may stop its query there.
   const reading = { limit: offset + limit + 1 };

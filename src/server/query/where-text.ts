@@ -149,7 +149,7 @@ class Parser {
     const word = token.kind === "word" || token.kind === "symbol" ? token.text.toUpperCase() : "";
     const why = UNSUPPORTED[word];
     if (why !== undefined) return new WhereSyntaxError(`${word} at character ${token.at + 1} is not supported (${why}); a where takes ${WHERE_FORMS}`, token.at);
-    return new WhereSyntaxError(`expected ${expected} at character ${token.at + 1}, found ${describe(token)}`, token.at);
+    return new WhereSyntaxError(`expected ${expected} at character ${token.at + 1}; found ${describe(token)}`, token.at);
   }
 
   private expectKeyword(keyword: string, expected = keyword): void {

@@ -5,7 +5,7 @@ import { compiledCheck } from "../item/compile.js";
 import { type CompiledCheck } from "../item/rule-sets.js";
 import type { Issue } from "../../diagnostics/issue.js";
 import type { ValidationResult } from "../item/result.js";
-import { issuesFromSchemaErrors, type MessageContext } from "../../diagnostics/messages.js";
+import { issuesFromSchemaErrors, type MessageContext } from "../item/schema-issues.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
 import { isStacItem, listedDatasetSchema, notABaseModelItem } from "../item/not-an-item.js";
 import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName } from "../item/rule-sets.js";

@@ -9,6 +9,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { EngineSettings } from "../item/settings.js";
 import { settingsFrom, type ValidatorOptions } from "./validator.js";
+import { describeValue } from "../../diagnostics/messages.js";
 import { isHttpUrl } from "../net/http-url.js";
 import { textWithin } from "../net/bounded-text.js";
 import { networkFailure, statusWords } from "../net/failure.js";
@@ -49,7 +50,7 @@ export class SchemaFetcher {
     private readonly timeoutMs = DEFAULT_FETCH_TIMEOUT_MS,
   ) {
     if (settings.schemaCache === undefined) throw new TypeError("fetching schemas needs a schemaCache folder");
-    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new TypeError(`timeoutMs must be a number of milliseconds above 0; got ${String(timeoutMs)}`);
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new TypeError(`timeoutMs must be a number of milliseconds above 0; found ${describeValue(timeoutMs)}`);
     this.cache = settings.schemaCache;
     this.sources = new SchemaSources(settings.schemaMap, settings.schemaCache);
   }

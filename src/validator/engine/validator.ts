@@ -5,6 +5,8 @@ import { Engine, type StacCheck } from "./engine.js";
 import { type EngineSettings } from "../item/settings.js";
 import { LruCache } from "../item/lru.js";
 import type { Issue } from "../../diagnostics/issue.js";
+import { describeValue } from "../../diagnostics/messages.js";
+import { problemText, unknownMember } from "../../diagnostics/schema-problems.js";
 import type { ItemResult, ValidationResult } from "../item/result.js";
 import { isRulesOption, loadRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "../item/rule-sets.js";
 import { buildSchema, DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, normalizePrefix, normalizeSchemaUrl } from "../item/schema.js";
@@ -86,26 +88,22 @@ export class BaseModelItemError extends Error {
 }
 
 /** A value as a person would write it: NaN and Infinity stay themselves (JSON would say null). */
-function shown(value: unknown): string {
-  return typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" ? String(value) : JSON.stringify(value) ?? String(value);
-}
-
-const OPTION_NAMES = new Set(["prefix", "schemaUrl", "strict", "maxErrors", "stac", "schemaMap", "schemaCache", "rules", "fairChecks", "profile"]);
+const OPTION_NAMES = new Set<string>(["prefix", "schemaUrl", "strict", "maxErrors", "stac", "schemaMap", "schemaCache", "rules", "fairChecks", "profile"]);
 
 /** The options with the profile's filled in where they say nothing. */
 function withProfile({ profile, ...options }: ValidatorOptions): ValidatorOptions {
   if (profile === undefined) return options;
-  if (!(PROFILE_NAMES as readonly unknown[]).includes(profile)) throw new TypeError(`profile must be ${PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or ")}; got ${shown(profile)}`);
+  if (!(PROFILE_NAMES as readonly unknown[]).includes(profile)) throw new TypeError(`profile must be ${PROFILE_NAMES.map((name) => JSON.stringify(name)).join(" or ")}; found ${describeValue(profile)}`);
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   return { ...PROFILES[profile], ...given };
 }
 
 /** rules and fairChecks, checked, and the identifier items must list: by default the rule set's own. */
 function ruleSetSettings({ rules, fairChecks = false, schemaUrl }: ValidatorOptions): { rules?: RulesOption; fairChecks: boolean; schemaUrl: string } {
-  if (rules !== undefined && !isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; got ${shown(rules)}`);
-  if (typeof fairChecks !== "boolean") throw new TypeError(`fairChecks must be true or false; got ${shown(fairChecks)}`);
+  if (rules !== undefined && !isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; found ${describeValue(rules)}`);
+  if (typeof fairChecks !== "boolean") throw new TypeError(`fairChecks must be a boolean; found ${describeValue(fairChecks)}`);
   if (rules === "auto" && schemaUrl !== undefined && !RULE_SET_URLS.includes(schemaUrl)) {
-    throw new TypeError(`rules "auto" picks the rule set by fAIr's identifiers, so it cannot check another schemaUrl (${shown(schemaUrl)}); name the rule set instead`);
+    throw new TypeError(`rules "auto" picks the rule set by fAIr's identifiers, so it cannot check another schemaUrl (${JSON.stringify(schemaUrl)}); name the rule set instead`);
   }
   const own = rules === undefined || rules === "auto" ? DEFAULT_SCHEMA_URL : ruleSet(rules).url;
   return { ...(rules !== undefined && { rules }), fairChecks, schemaUrl: schemaUrl ?? own };
@@ -115,20 +113,18 @@ function ruleSetSettings({ rules, fairChecks = false, schemaUrl }: ValidatorOpti
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (options === null || typeof options !== "object") throw new TypeError("validator options must be an object");
   const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name));
-  if (unknown.length > 0) {
-    throw new TypeError(`unknown validator option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${[...OPTION_NAMES].join(", ")}`);
-  }
+  if (unknown.length > 0) throw new TypeError(unknown.map((name) => problemText(unknownMember("", name, [...OPTION_NAMES], "the validator options"))).join("; "));
   options = withProfile(options);
   const { schemaUrl, ...ruleSettings } = ruleSetSettings(options);
   const { prefix = DEFAULT_PREFIX, strict = false, maxErrors = DEFAULT_MAX_ERRORS, stac = false, schemaMap = {}, schemaCache = false } = options;
-  if (typeof strict !== "boolean") throw new TypeError(`strict must be true or false; got ${shown(strict)}`);
-  if (typeof stac !== "boolean") throw new TypeError(`stac must be true or false; got ${shown(stac)}`);
+  if (typeof strict !== "boolean") throw new TypeError(`strict must be a boolean; found ${describeValue(strict)}`);
+  if (typeof stac !== "boolean") throw new TypeError(`stac must be a boolean; found ${describeValue(stac)}`);
   if (!(maxErrors === Infinity || (Number.isInteger(maxErrors) && maxErrors >= 1))) {
-    throw new TypeError(`maxErrors must be a whole number of at least 1 (or Infinity); got ${shown(maxErrors)}`);
+    throw new TypeError(`maxErrors must be an integer of at least 1 (or Infinity); found ${describeValue(maxErrors)}`);
   }
   const map = normalizeSchemaMap(schemaMap);
   if (typeof schemaCache !== "boolean" && (typeof schemaCache !== "string" || schemaCache === "")) {
-    throw new TypeError(`schemaCache must be true, false or a folder; got ${shown(schemaCache)}`);
+    throw new TypeError(`schemaCache must be true, false or a folder; found ${describeValue(schemaCache)}`);
   }
   if (!stac && (Object.keys(map).length > 0 || schemaCache !== false)) {
     throw new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too");
@@ -169,7 +165,7 @@ export function validatorWith(checked: EngineSettings, stac?: StacCheck): Valida
     validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
     validateDocumentText: (text, { format = "json" } = {}) => {
-      if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; got ${shown(format)}`);
+      if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; found ${describeValue(format)}`);
       return validateDocument(engine, text, format);
     },
     isBaseModelItem: (value): value is BaseModelItem => judge(value).valid,

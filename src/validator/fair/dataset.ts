@@ -8,10 +8,11 @@
 import { createRequire } from "node:module";
 import type { Issue } from "../../diagnostics/issue.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
-import { issue, issuesFromSchemaErrors, type MessageContext } from "../../diagnostics/messages.js";
+import { issue } from "../../diagnostics/messages.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
 import { packageFile } from "../../package-files.js";
 import type { CompiledCheck } from "../item/rule-sets.js";
+import { issuesFromSchemaErrors, type MessageContext } from "../item/schema-issues.js";
 
 /** The identifier fAIr's dataset items list, and fAIr's CI knows, since fAIr-models 60d5e29 (2026-04-07). */
 export const DATASET_SCHEMA_URL = "https://hotosm.github.io/fAIr-models/schemas/v1.0.0/dataset/schema.json";

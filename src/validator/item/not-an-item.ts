@@ -4,7 +4,8 @@
  * each of the two dozen members it lacks. Asked only of objects that fail the base model rules.
  */
 import type { Issue } from "../../diagnostics/issue.js";
-import { issue, quoteList, schemaUrlNearMiss, type MessageContext } from "../../diagnostics/messages.js";
+import { issue, quoteList, schemaUrlNearMiss } from "../../diagnostics/messages.js";
+import type { MessageContext } from "./schema-issues.js";
 
 type JsonObject = Record<string, unknown>;
 

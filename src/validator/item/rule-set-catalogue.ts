@@ -83,7 +83,7 @@ export const ruleSetCatalogue: readonly RuleSetEntry[] = [
       {
         rule: "Every other `fair:` member is an error, not a warning.",
         example:
-          '`"fair:categroy": "buildings"` -> properties.fair:categroy is not defined by the base model schema, which defines only fair:metrics_spec, fair:split_spec, fair:category, … with this prefix (did you mean "fair:category"?)',
+          '`"fair:categroy": "buildings"` -> unknown member "fair:categroy" in properties; the known "fair:" members are fair:metrics_spec, fair:split_spec, fair:category, … (did you mean "fair:category"?)',
       },
     ],
   },

@@ -17,7 +17,7 @@ import validateSpec from "../../generated/validate-item.js";
 import type { Severity } from "../../diagnostics/issue.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
 import { packageFile } from "../../package-files.js";
-import type { SchemaError } from "../../diagnostics/messages.js";
+import type { SchemaError } from "../../diagnostics/schema-problems.js";
 
 export type RuleSetName = "v1.0.0" | (typeof compiledRuleSets)[number]["name"];
 /** A rule set by name, or "auto": the set whose identifier the item lists in stac_extensions. */

@@ -1,5 +1,6 @@
 import { schema as publishedSchema } from "../../generated/schema.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
+import { describeValue } from "../../diagnostics/messages.js";
 
 /** The service prefix of fAIr, written `svc:` in the specification. */
 export const DEFAULT_PREFIX = "fair:";
@@ -18,14 +19,14 @@ export interface SchemaSettings {
 export function normalizePrefix(prefix: string): string {
   const withColon = prefix.endsWith(":") ? prefix : `${prefix}:`;
   if (!/^[A-Za-z][\w.-]*:$/.test(withColon)) {
-    throw new TypeError(`prefix must be a name such as "fair:" or "svc:" (letters, digits, "_", "-", "."); got ${JSON.stringify(prefix)}`);
+    throw new TypeError(`prefix must be a name such as "fair:" or "svc:" (letters, digits, "_", "-", "."); found ${describeValue(prefix)}`);
   }
   return withColon;
 }
 
 export function normalizeSchemaUrl(schemaUrl: string): string {
   if (typeof schemaUrl !== "string" || schemaUrl.trim() === "" || schemaUrl !== schemaUrl.trim()) {
-    throw new TypeError(`schemaUrl must be a non-empty identifier without surrounding spaces; got ${JSON.stringify(schemaUrl)}`);
+    throw new TypeError(`schemaUrl must be a non-empty identifier without surrounding spaces; found ${describeValue(schemaUrl)}`);
   }
   return schemaUrl;
 }

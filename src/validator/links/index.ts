@@ -9,7 +9,8 @@
  * `concurrency` requests under way.
  */
 import type { Issue } from "../../diagnostics/issue.js";
-import { issue } from "../../diagnostics/messages.js";
+import { describeValue, issue } from "../../diagnostics/messages.js";
+import { problemText, unknownMember } from "../../diagnostics/schema-problems.js";
 import { describePointer, joinPointer } from "../../diagnostics/pointer.js";
 import { isHttpUrl } from "../net/http-url.js";
 import { isObject } from "../stac/cross-field.js";
@@ -44,10 +45,10 @@ const OPTION_NAMES = ["timeoutMs", "concurrency"];
 function checked(options: LinkCheckOptions): Required<LinkCheckOptions> {
   if (options === null || typeof options !== "object" || Array.isArray(options)) throw new TypeError("link check options must be an object");
   const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.includes(name));
-  if (unknown.length > 0) throw new TypeError(`unknown link check option ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the options are ${OPTION_NAMES.join(", ")}`);
+  if (unknown.length > 0) throw new TypeError(unknown.map((name) => problemText(unknownMember("", name, OPTION_NAMES, "the link check options"))).join("; "));
   const { timeoutMs = DEFAULT_LINK_TIMEOUT_MS, concurrency = DEFAULT_CONCURRENCY } = options;
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be a number of milliseconds above 0; got ${String(timeoutMs)}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be a whole number of at least 1; got ${String(concurrency)}`);
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be a number of milliseconds above 0; found ${describeValue(timeoutMs)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be an integer of at least 1; found ${describeValue(concurrency)}`);
   return { timeoutMs, concurrency };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The failures of an official STAC schema, explained: Ajv reports every keyword that failed,
  * the wrappers (anyOf, oneOf, if) and the failures of branches the item was never meant to
- * match included. What is left is each broken rule once, in the words of the base model rules.
+ * match included. What is left is each broken rule once, in the one wording of schema failures
+ * (diagnostics/schema-problems.ts) with what only STAC says (the build's hints, below).
  *
  *   1. Failures inside a failing `contains` (each entry that did not match) and `if` wrappers go.
  *   1b. A union compiled apart (PROJJSON) is judged by the form its "type" names (judgeForms).
@@ -15,12 +16,12 @@
  *   3. At one place, a wrong type says it all, and a failed format says what its pattern says.
  */
 import type { Issue, RuleId } from "../../diagnostics/issue.js";
-import { actualOf, describeValue, issue, quoteList, suggestionFor, typeWords } from "../../diagnostics/messages.js";
+import { actualOf, describeValue, quoteList, typeWords } from "../../diagnostics/messages.js";
 import { describePointer, joinPointer, valueAt } from "../../diagnostics/pointer.js";
+import { issueFrom, schemaProblem, type Problem } from "../../diagnostics/schema-problems.js";
 import { closest } from "../../diagnostics/suggest.js";
 import { familyOf } from "./extension-urls.js";
 import type { CompiledSchema, Hint, SchemaFailure, TypedForm } from "./registry.js";
-import { formatWords, patternWords } from "./wording.js";
 
 /** What a finding says about its place, to tell when a base model rule already said it there. */
 export type FindingKind = "required" | "type" | "value" | "size" | "contains" | "member" | "other";
@@ -213,136 +214,79 @@ function reduce(all: readonly SchemaFailure[], hints: CompiledSchema["hints"], d
   );
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
-/** At most this many allowed values are listed; the rest are counted. */
-const LISTED = 15;
-
-function listed(values: readonly unknown[]): string {
-  return values.length <= LISTED ? quoteList(values) : `${quoteList(values.slice(0, LISTED))} and ${values.length - LISTED} more`;
-}
+/** What each keyword's finding says about its place; any other keyword: "other". */
+const KINDS: Readonly<Record<string, FindingKind>> = {
+  required: "required",
+  dependencies: "required",
+  requiredOne: "required",
+  type: "type",
+  const: "value",
+  enum: "value",
+  pattern: "value",
+  format: "value",
+  minLength: "value",
+  maxLength: "value",
+  minimum: "value",
+  maximum: "value",
+  exclusiveMinimum: "value",
+  exclusiveMaximum: "value",
+  multipleOf: "value",
+  minItems: "size",
+  maxItems: "size",
+  minProperties: "size",
+  maxProperties: "size",
+  additionalProperties: "member",
+  propertyNames: "member",
+  "false schema": "member",
+  contains: "contains",
+};
 
 /** The members of an object, for naming the one that breaks a `not`. */
 const membersOf = (value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : []);
 
-const COMPARISONS: Readonly<Record<string, string>> = {
-  minimum: "at least",
-  maximum: "at most",
-  exclusiveMinimum: "greater than",
-  exclusiveMaximum: "less than",
-};
-
-/** The finding of one failure: rule, place and a sentence naming the member, the rule and the value found. */
+/**
+ * The finding of one failure: the keywords every schema has are worded by diagnostics; what is
+ * STAC's own are the build's hints (what a `contains` or `not` asks for, the members an object
+ * defines), the failures that judging a union by its "type" makes, and the member a dependency
+ * hangs on.
+ */
 function describe(failure: SchemaFailure, data: unknown, hints: CompiledSchema["hints"], source: Source): Finding {
   const at = failure.instancePath;
-  const where = describePointer(at);
   const value = valueAt(data, at);
-  const params = failure.params;
   const hint: Hint | undefined = hints[failure.schemaPath];
-  const make = (kind: FindingKind, path: string, message: string, extra: Partial<Issue> = {}): Finding => ({
-    issue: issue(source.rule, path, message, { ...extra, schema: source.url }),
-    kind,
-  });
+  const make = (kind: FindingKind, problem: Problem): Finding => ({ issue: issueFrom(source.rule, problem, source.url), kind });
+  const own = ownProblem(failure, value, hint);
+  if (own) return make(own.kind, own);
+  // {"dependencies": {"start_datetime": {"required": ["end_datetime"]}}} fails as a "required".
+  const owner = failure.keyword === "required" ? DEPENDENCY.exec(failure.schemaPath)?.[1] : undefined;
+  const error = owner === undefined ? failure : { ...failure, params: { ...failure.params, property: decodeURIComponent(owner).replace(/~1/g, "/").replace(/~0/g, "~") } };
+  return make(KINDS[failure.keyword] ?? "other", schemaProblem(error, value, hint?.kind === "members" ? { members: hint.members } : {}));
+}
+
+function ownProblem(failure: SchemaFailure, value: unknown, hint: Hint | undefined): (Problem & { kind: FindingKind }) | undefined {
+  const at = failure.instancePath;
+  const where = describePointer(at);
   const found = `found ${describeValue(value)}`;
   switch (failure.keyword) {
-    case "required":
-    case "dependencies": {
-      const missing = String(params.missingProperty);
-      // {"dependencies": {"start_datetime": {"required": ["end_datetime"]}}} fails as a "required".
-      const owner = failure.keyword === "dependencies" ? String(params.property) : DEPENDENCY.exec(failure.schemaPath)?.[1];
-      const because = owner === undefined ? "" : `; it goes with ${JSON.stringify(decodeURIComponent(owner).replace(/~1/g, "/").replace(/~0/g, "~"))}`;
-      return make("required", joinPointer(at, missing), `${JSON.stringify(missing)} is missing from ${where}${because}`, { expected: missing });
-    }
-    case "type": {
-      const expected = String(params.type);
-      return make("type", at, `${where} must be ${typeWords(expected)}; ${found}`, { expected: expected.includes(",") ? expected.split(",") : expected, actual: actualOf(value) });
-    }
-    case "const":
-    case "enum": {
-      const allowed = failure.keyword === "const" ? [params.allowedValue] : (params.allowedValues as unknown[]);
-      const suggestion = suggestionFor(value, allowed);
-      const words = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${listed(allowed)}`;
-      return make("value", at, `${where} must be ${words}; ${found}`, {
-        expected: allowed.length === 1 ? allowed[0] : allowed,
-        actual: actualOf(value),
-        ...(suggestion && { suggestion }),
-      });
-    }
-    case "pattern": {
-      const pattern = String(params.pattern);
-      const words = patternWords(pattern);
-      return make("value", at, `${where} must be ${words ?? `a string matching /${pattern}/`}; ${found}`, { expected: words ?? `/${pattern}/`, actual: actualOf(value) });
-    }
-    case "format": {
-      const words = formatWords(String(params.format));
-      return make("value", at, `${where} must be ${words}; ${found}`, { expected: words, actual: actualOf(value) });
-    }
-    case "minLength":
-    case "maxLength": {
-      const limit = Number(params.limit);
-      if (failure.keyword === "minLength" && limit === 1) return make("value", at, `${where} must not be empty`, { expected: "a non-empty string", actual: value });
-      const bound = failure.keyword === "minLength" ? "at least" : "at most";
-      return make("value", at, `${where} must be ${bound} ${plural(limit, "character")} long; ${found}`, { expected: `${bound} ${plural(limit, "character")}`, actual: actualOf(value) });
-    }
-    case "minItems":
-    case "maxItems": {
-      const limit = Number(params.limit);
-      const rule = failure.keyword === "maxItems" && limit === 0 ? "be empty" : `hold ${failure.keyword === "minItems" ? "at least" : "at most"} ${plural(limit, "item")}`;
-      return make("size", at, `${where} must ${rule}; ${found}`, { expected: rule.replace(/^hold /, ""), actual: actualOf(value) });
-    }
-    case "minProperties":
-    case "maxProperties": {
-      const bound = `${failure.keyword === "minProperties" ? "at least" : "at most"} ${plural(Number(params.limit), "member")}`;
-      return make("size", at, `${where} must have ${bound}; found ${plural(membersOf(value).length, "member")}`, { expected: bound });
-    }
-    case "uniqueItems": {
-      const [first, second] = [Number(params.j), Number(params.i)].sort((a, b) => a - b);
-      return make("other", joinPointer(at, second!), `${where} must not repeat a value: items [${first}] and [${second}] are equal (${String(actualOf(valueAt(data, joinPointer(at, second!))))})`, { expected: "unique items" });
-    }
-    case "minimum":
-    case "maximum":
-    case "exclusiveMinimum":
-    case "exclusiveMaximum": {
-      const expected = `${COMPARISONS[failure.keyword]} ${params.limit}`;
-      return make("value", at, `${where} must be ${expected}; ${found}`, { expected, actual: value });
-    }
-    case "multipleOf":
-      return make("value", at, `${where} must be a multiple of ${params.multipleOf}; ${found}`, { expected: `a multiple of ${params.multipleOf}`, actual: value });
-    case "additionalProperties": {
-      const name = String(params.additionalProperty);
-      const defined = hint?.kind === "members" ? hint.members : ((params.members as string[] | undefined) ?? []);
-      const near = closest(name, defined);
-      return make("member", joinPointer(at, name), `${where} must not have the member ${JSON.stringify(name)}: the schema does not define it`, {
-        ...(defined.length > 0 && { expected: defined }),
-        actual: name,
-        ...(near && { suggestion: `did you mean ${JSON.stringify(near)}?` }),
-      });
-    }
     case "requiredOne": {
-      const members = params.members as string[];
-      return make("required", joinPointer(at, members[0]!), `${where} must have one of ${quoteList(members)}; it has none`, { expected: members });
+      const members = failure.params.members as string[];
+      return { kind: "required", path: joinPointer(at, members[0]!), message: `${where} must have one of ${quoteList(members)}; it has none`, expected: members };
     }
     case "form":
-      return make("other", at, `${where} is not a valid ${JSON.stringify(params.form)} as the schema defines it; ${found}`, { actual: actualOf(value) });
-    case "propertyNames":
-      return make("member", joinPointer(at, String(params.propertyName)), `${where} must not have a member named ${JSON.stringify(params.propertyName)}`, { actual: params.propertyName });
-    case "false schema":
-      return make("member", at, `${where} is not allowed here`, { actual: actualOf(value) });
+      return { kind: "other", path: at, message: `${where} is not a valid ${JSON.stringify(failure.params.form)} as the schema defines it; ${found}`, found: actualOf(value) };
     case "contains": {
       if (hint?.kind === "value") {
         const suggestion = Array.isArray(value) && typeof hint.value === "string" ? nearEntry(value, hint.value) : undefined;
-        return make("contains", at, `${where} must include ${JSON.stringify(hint.value)}; ${found}`, { expected: hint.value, actual: actualOf(value), ...(suggestion && { suggestion }) });
+        return { kind: "contains", path: at, message: `${where} must include ${JSON.stringify(hint.value)}; ${found}`, expected: hint.value, found: actualOf(value), ...(suggestion && { suggestion }) };
       }
-      const what = hint?.kind === "pattern" ? `an entry matching /${hint.pattern}/` : "an entry the schema asks for";
-      return make("contains", at, `${where} must include ${what}; ${found}`, { expected: what, actual: actualOf(value) });
+      if (hint?.kind !== "pattern") return undefined;
+      const what = `an entry matching /${hint.pattern}/`;
+      return { kind: "contains", path: at, message: `${where} must include ${what}; ${found}`, expected: what, found: actualOf(value) };
     }
     case "not":
-      return describeNot(at, where, value, hint, make);
-    case "oneOf":
-      if (params.passingSchemas) return make("other", at, `${where} matches more than one of the forms the schema allows exactly one of`, { actual: actualOf(value) });
-      return make("other", at, `${where} does not match any of the forms the schema allows; ${found}`, { actual: actualOf(value) });
+      return describeNot(at, where, value, hint);
     default:
-      return make("other", at, `${where} breaks the schema's ${JSON.stringify(failure.keyword)} rule; ${found}`, { actual: actualOf(value) });
+      return undefined;
   }
 }
 
@@ -360,31 +304,27 @@ function nearEntry(entries: readonly unknown[], wanted: string): string | undefi
   return near === undefined ? undefined : `replace ${JSON.stringify(near)} with ${JSON.stringify(wanted)}`;
 }
 
-function describeNot(
-  at: string,
-  where: string,
-  value: unknown,
-  hint: Hint | undefined,
-  make: (kind: FindingKind, path: string, message: string, extra?: Partial<Issue>) => Finding,
-): Finding {
+/** What a `not` forbids, in words, when the build could say it. */
+function describeNot(at: string, where: string, value: unknown, hint: Hint | undefined): (Problem & { kind: FindingKind }) | undefined {
+  const found = { found: actualOf(value) };
   switch (hint?.kind) {
     case "anything":
-      return make("member", at, `${where} must not be present`, { actual: actualOf(value) });
+      return { kind: "member", path: at, message: `${where} must not be present`, ...found };
     case "members": {
       const present = hint.members.filter((member) => membersOf(value).includes(member));
       const name = present[0] ?? hint.members[0]!;
-      return make("member", joinPointer(at, name), `${where} must not have ${present.length > 1 ? `the members ${quoteList(present)}` : JSON.stringify(name)}`, { actual: present.length > 1 ? present : name });
+      return { kind: "member", path: joinPointer(at, name), message: `${where} must not have ${present.length > 1 ? `the members ${quoteList(present)}` : JSON.stringify(name)}`, found: present.length > 1 ? present : name };
     }
     case "type":
-      return make("type", at, `${where} must not be ${typeWords(String(hint.type))}`, { actual: actualOf(value) });
+      return { kind: "type", path: at, message: `${where} must not be ${typeWords(String(hint.type))}`, ...found };
     case "value":
-      return make("value", at, `${where} must not be ${JSON.stringify(hint.value)}`, { actual: actualOf(value) });
+      return { kind: "value", path: at, message: `${where} must not be ${JSON.stringify(hint.value)}`, ...found };
     case "contains":
-      return make("contains", at, `${where} must not include ${JSON.stringify(hint.value)}; ${`found ${describeValue(value)}`}`, { actual: actualOf(value) });
+      return { kind: "contains", path: at, message: `${where} must not include ${JSON.stringify(hint.value)}; found ${describeValue(value)}`, ...found };
     case "pattern":
-      return make("value", at, `${where} must not match /${hint.pattern}/; found ${describeValue(value)}`, { actual: actualOf(value) });
+      return { kind: "value", path: at, message: `${where} must not match /${hint.pattern}/; found ${describeValue(value)}`, ...found };
     default:
-      return make("other", at, `${where} has a form the schema forbids; found ${describeValue(value)}`, { actual: actualOf(value) });
+      return undefined;
   }
 }
 

@@ -1,24 +1,21 @@
 /**
  * The schema map option (library: schemaMap; CLI: --schema-map and "schemaMap" in the
  * configuration file): extension schema URL -> a local file, or URL prefix ending in "/" -> a
- * folder whose files sit at the rest of the URL's path.
+ * folder whose files sit at the rest of the URL's path. Checked by schema/inputs/schema-map.schema.json.
  */
 import { resolve } from "node:path";
-import { isHttpUrl } from "../net/http-url.js";
+import { describePointer } from "../../diagnostics/pointer.js";
+import { problemText, schemaProblems, type Problem, type SchemaCheck } from "../../diagnostics/schema-problems.js";
+import validateSchemaMap from "../../generated/inputs/schema-map.js";
+
+/** What is wrong with a schema map, each problem named from `name` (schemaMap["https://…"]). */
+export function schemaMapProblems(map: unknown, name: string): Problem[] {
+  return schemaProblems(validateSchemaMap as SchemaCheck, map, { place: (pointer) => describePointer(`/${name}${pointer}`) });
+}
 
 /** The map with every path made absolute (relative ones are read from `base`); a TypeError says what is wrong. */
 export function normalizeSchemaMap(map: unknown, base = process.cwd()): Record<string, string> {
-  if (map === null || typeof map !== "object" || Array.isArray(map)) {
-    throw new TypeError(`schemaMap must be an object of schema URL -> file path; got ${JSON.stringify(map) ?? String(map)}`);
-  }
-  const normalized: Record<string, string> = {};
-  for (const [url, path] of Object.entries(map)) {
-    if (!isHttpUrl(url)) throw new TypeError(`schemaMap: ${JSON.stringify(url)} is not an http(s) URL`);
-    if (typeof path !== "string" || path === "") {
-      const what = url.endsWith("/") ? "a folder (the key is a URL prefix)" : "a file path";
-      throw new TypeError(`schemaMap[${JSON.stringify(url)}] must be ${what}; got ${JSON.stringify(path) ?? String(path)}`);
-    }
-    normalized[url] = resolve(base, path);
-  }
-  return normalized;
+  const problems = schemaMapProblems(map, "schemaMap");
+  if (problems.length > 0) throw new TypeError(problems.map(problemText).join("; "));
+  return Object.fromEntries(Object.entries(map as Record<string, string>).map(([url, path]) => [url, resolve(base, path)]));
 }

@@ -54,8 +54,8 @@ describe("polygonProblems", () => {
     expect(problems).toEqual([
       { code: "longitude-out-of-range", path: ["coordinates", 0, 1, 0], message: "position 2 of the outer ring: the longitude 181 is outside [-180, 180]" },
       { code: "latitude-out-of-range", path: ["coordinates", 0, 2, 1], message: "position 3 of the outer ring: the latitude -90.5 is outside [-90, 90]" },
-      { code: "not-finite", path: ["coordinates", 0, 3, 0], message: "position 4 of the outer ring: the longitude must be a finite number, found NaN" },
-      { code: "not-finite", path: ["coordinates", 0, 4, 1], message: "position 5 of the outer ring: the latitude must be a finite number, found Infinity" },
+      { code: "not-finite", path: ["coordinates", 0, 3, 0], message: "position 4 of the outer ring: the longitude must be a finite number; found NaN" },
+      { code: "not-finite", path: ["coordinates", 0, 4, 1], message: "position 5 of the outer ring: the latitude must be a finite number; found Infinity" },
     ]);
   });
 
@@ -63,12 +63,12 @@ describe("polygonProblems", () => {
     expect(await polygonProblems(polygon([[0, "1"], [1, 0], [1, 1], [0, "1"]]))).toContainEqual({
       code: "not-finite",
       path: ["coordinates", 0, 0, 1],
-      message: 'position 1 of the outer ring: the latitude must be a finite number, found "1"',
+      message: 'position 1 of the outer ring: the latitude must be a finite number; found "1"',
     });
     expect(await polygonProblems(polygon([[0], [1, 0], [1, 1], [0]]))).toContainEqual({
       code: "not-a-position",
       path: ["coordinates", 0, 0],
-      message: "position 1 of the outer ring must be a [longitude, latitude] pair, found [0]",
+      message: "position 1 of the outer ring must be a [longitude, latitude] pair; found [0]",
     });
     expect(await polygonProblems(polygon("ring"))).toEqual([{ code: "not-polygonal", path: ["coordinates", 0], message: "the outer ring must be a list of positions" }]);
     expect(await polygonProblems(polygon())).toEqual([{ code: "empty", path: ["coordinates"], message: "the polygon has no rings: it needs an outer ring" }]);
@@ -84,10 +84,10 @@ describe("polygonProblems", () => {
     let deep: unknown = [7.42, 43.73];
     for (let level = 0; level < 100_000; level++) deep = [deep];
     const [nested] = await polygonProblems(polygon([[7.42, 43.73], deep, [7.43, 43.74], [7.42, 43.73]]));
-    expect(nested).toEqual({ code: "not-a-position", path: ["coordinates", 0, 1], message: "position 2 of the outer ring must be a [longitude, latitude] pair, found [[[[…]]]]" });
+    expect(nested).toEqual({ code: "not-a-position", path: ["coordinates", 0, 1], message: "position 2 of the outer ring must be a [longitude, latitude] pair; found [[[[…]]]]" });
     const [large] = await polygonProblems(polygon([[7.42, 43.73], [7.43, "x".repeat(1_000_000)], [7.43, 43.74], [7.42, 43.73]]));
     expect(large!.path).toEqual(["coordinates", 0, 1, 1]);
-    expect(large!.message).toMatch(/^position 2 of the outer ring: the latitude must be a finite number, found "x{50,}…$/);
+    expect(large!.message).toMatch(/^position 2 of the outer ring: the latitude must be a finite number; found "x{50,}…$/);
   });
 
   it("prefixes multipolygon parts and caps the number of problems", async () => {

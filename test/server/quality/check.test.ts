@@ -4,14 +4,14 @@ import { loadGeos } from "../../../src/server/geometry/geos.js";
 import type { FoundFeature } from "../../../src/model/query.js";
 import { QUALITY_STATUSES, createQualityChecker } from "../../../src/server/quality/check.js";
 import type { QualityChecker, QualityIssue } from "../../../src/server/quality/check.js";
-import { loadRuleSet, parseRuleSet } from "../../../src/server/quality/rules.js";
+import { loadQualityRules, parseQualityRules } from "../../../src/server/quality/rules.js";
 import type { BBox, Geometry, Position } from "../../../src/model/geojson.js";
 import { geometryBBox } from "../../../src/model/geojson.js";
 import { closed, feature, fromMetres, polygon, polygonAt, quadrilateral } from "./helpers.js";
 
 let checker: QualityChecker;
 beforeAll(async () => {
-  checker = await createQualityChecker(await loadRuleSet());
+  checker = await createQualityChecker(await loadQualityRules());
 });
 afterAll(() => checker.dispose());
 
@@ -30,7 +30,7 @@ const LAT = 43.73;
 const block = (east: number, north: number, width = 10, height = 10): Geometry =>
   polygonAt(LON, LAT, quadrilateral(width, height).map(([x, y]) => [x + east, y + north]));
 
-describe("createQualityChecker with the default rule set", () => {
+describe("createQualityChecker with the default quality rules", () => {
   it("lists its statuses", () => {
     expect(QUALITY_STATUSES).toEqual(["badgeom", "overlapping", "duplicate", "badvalue", "incomplete"]);
   });
@@ -48,9 +48,9 @@ describe("createQualityChecker with the default rule set", () => {
     expect(issues[0]!.values[0]).toMatch(/^not square: (70\.0|110\.0)° corner at 10(\.\d{1,7})? 60(\.\d{1,7})?$/);
   });
 
-  it("follows the rule set's squareness threshold", async () => {
-    const lenient = await createQualityChecker(parseRuleSet({ sources: { building: { squareness: { threshold: 25 } } } }, "lenient"));
-    const strict = await createQualityChecker(parseRuleSet({ sources: { building: { squareness: { threshold: 2 } } } }, "strict"));
+  it("follows the squareness threshold of the quality rules", async () => {
+    const lenient = await createQualityChecker(parseQualityRules({ sources: { building: { squareness: { threshold: 25 } } } }, "lenient"));
+    const strict = await createQualityChecker(parseQualityRules({ sources: { building: { squareness: { threshold: 2 } } } }, "strict"));
     try {
       const skewed = building(1, polygonAt(10, 60, quadrilateral(12, 9, { skew: 20 })));
       expect(issuesOf(skewed, [], lenient)).toEqual([]);
@@ -173,11 +173,11 @@ describe("createQualityChecker with the default rule set", () => {
     const school = feature(1, { amenity: "school" }, { type: "Point", coordinates: [7.42, 43.73] });
     expect(issuesOf(school)).toEqual([{ status: "incomplete", values: ["name"], source: "amenity" }]);
     expect(issuesOf(feature(1, { amenity: "school", name: "École" }, { type: "Point", coordinates: [7.42, 43.73] }))).toEqual([]);
-    // Only the amenities the rule set names.
+    // Only the amenities the quality rules name.
     expect(issuesOf(feature(2, { amenity: "bench" }, { type: "Point", coordinates: [7.42, 43.73] }))).toEqual([]);
   });
 
-  it("reports each source's issues separately, in rule set order", () => {
+  it("reports each source's issues separately, in the order of the quality rules", () => {
     const village = feature(1, { place: "vilage", building: "houes", amenity: "hospital" }, block(0, 0));
     expect(issuesOf(village)).toEqual([
       { status: "badvalue", values: ["building=houes"], source: "building" },
@@ -202,7 +202,7 @@ describe("createQualityChecker with the default rule set", () => {
 
 describe("tag rules", () => {
   it("look keys up as tags, never as Object.prototype members", async () => {
-    const rules = parseRuleSet({ sources: { odd: { match: "toString", required: ["constructor"], values: { hasOwnProperty: ["x"] } } } }, "odd");
+    const rules = parseQualityRules({ sources: { odd: { match: "toString", required: ["constructor"], values: { hasOwnProperty: ["x"] } } } }, "odd");
     const odd = await createQualityChecker(rules);
     try {
       expect(issuesOf(feature(1, { name: "x" }, { type: "Point", coordinates: [0, 0] }), [], odd)).toEqual([]);
@@ -218,7 +218,7 @@ describe("tag rules", () => {
 
 describe("QualityChecker.dispose", () => {
   it("refuses checks afterwards, and a second dispose() is harmless", async () => {
-    const disposable = await createQualityChecker(await loadRuleSet());
+    const disposable = await createQualityChecker(await loadQualityRules());
     disposable.dispose();
     disposable.dispose();
     expect(() => disposable.check(building(1, block(0, 0)), () => [])).toThrow(/disposed/);
@@ -227,7 +227,7 @@ describe("QualityChecker.dispose", () => {
   it("keeps GEOS memory flat over many checks and checkers", async () => {
     await loadGeos();
     const bytes = async (): Promise<number> => (await initGeosJs()).Module.HEAPU8.length;
-    const rules = await loadRuleSet();
+    const rules = await loadQualityRules();
     const world: FoundFeature[] = [];
     for (let i = 0; i < 30; i++) world.push(building(i, block((i % 6) * 8, Math.floor(i / 6) * 8)));
     world.push(building(99, polygon([7.42, 43.73], [7.4202, 43.7302], [7.4202, 43.73], [7.42, 43.7302])));

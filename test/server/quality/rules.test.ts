@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RULE_SET_PATH, loadRuleSet, parseRuleSet } from "../../../src/server/quality/rules.js";
-import type { RuleSet } from "../../../src/server/quality/rules.js";
+import { DEFAULT_QUALITY_RULES_PATH, loadQualityRules, parseQualityRules } from "../../../src/server/quality/rules.js";
+import type { QualityRules } from "../../../src/server/quality/rules.js";
 import { afterFile } from "../../support/cleanup.js";
+import { STRING_GIVEN_5, unknownMember } from "../../support/wording.js";
 
 const folder = mkdtempSync(join(tmpdir(), "basemodel-quality-rules-"));
 afterFile(() => rmSync(folder, { recursive: true, force: true }));
@@ -15,10 +16,10 @@ function file(name: string, text: string): string {
   return path;
 }
 
-/** The message of what `loadRuleSet` throws for a file holding `text`. */
+/** The message of what `loadQualityRules` throws for a file holding `text`. */
 async function failure(name: string, text: string): Promise<string> {
   const path = file(name, text);
-  const error = await loadRuleSet(path).then(
+  const error = await loadQualityRules(path).then(
     () => null,
     (caught: unknown) => caught as Error,
   );
@@ -28,10 +29,10 @@ async function failure(name: string, text: string): Promise<string> {
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
-describe("loadRuleSet", () => {
-  it("loads the shipped default rule set when given no path", async () => {
-    const rules = await loadRuleSet();
-    expect(rules).toEqual(await loadRuleSet(DEFAULT_RULE_SET_PATH));
+describe("loadQualityRules", () => {
+  it("loads the shipped default quality rules when given no path", async () => {
+    const rules = await loadQualityRules();
+    expect(rules).toEqual(await loadQualityRules(DEFAULT_QUALITY_RULES_PATH));
     const building = rules.sources.find(({ source }) => source === "building")!;
     expect(building).toMatchObject({ match: [{ key: "building", value: null }], valid: true, squareness: { threshold: 10 }, overlapping: true, duplicate: true });
     const buildingValues = building.allowedValues.find(({ key }) => key === "building")!.values;
@@ -43,8 +44,8 @@ describe("loadRuleSet", () => {
   });
 
   it("fills in every default", () => {
-    const rules = parseRuleSet({ sources: { building: { squareness: true }, shop: { match: ["shop=bakery", "craft"], required: ["name"] } } }, "inline");
-    expect(rules).toEqual<RuleSet>({
+    const rules = parseQualityRules({ sources: { building: { squareness: true }, shop: { match: ["shop=bakery", "craft"], required: ["name"] } } }, "inline");
+    expect(rules).toEqual<QualityRules>({
       sources: [
         {
           source: "building",
@@ -71,12 +72,12 @@ describe("loadRuleSet", () => {
         },
       ],
     });
-    expect(parseRuleSet({ sources: { building: { squareness: {} } } }, "inline").sources[0]!.squareness).toEqual({ threshold: 10 });
-    expect(parseRuleSet({ sources: { building: { squareness: false } } }, "inline").sources[0]!.squareness).toBeNull();
-    expect(parseRuleSet({ sources: { a: { match: "k=v=w", valid: true } } }, "inline").sources[0]!.match).toEqual([{ key: "k", value: "v=w" }]);
+    expect(parseQualityRules({ sources: { building: { squareness: {} } } }, "inline").sources[0]!.squareness).toEqual({ threshold: 10 });
+    expect(parseQualityRules({ sources: { building: { squareness: false } } }, "inline").sources[0]!.squareness).toBeNull();
+    expect(parseQualityRules({ sources: { a: { match: "k=v=w", valid: true } } }, "inline").sources[0]!.match).toEqual([{ key: "k", value: "v=w" }]);
   });
 
-  it("reads the YAML and the JSON form of a rule set alike", async () => {
+  it("reads the YAML and the JSON form of quality rules alike", async () => {
     const yaml = `
 # Buildings: geometry and values
 sources:
@@ -99,87 +100,101 @@ sources:
         amenity: { match: ["amenity=school", "amenity=hospital"], required: ["name", "addr:street"] },
       },
     };
-    const fromYaml = await loadRuleSet(file("same.yaml", yaml));
-    expect(fromYaml).toEqual(await loadRuleSet(file("same.json", json(same))));
-    expect(await loadRuleSet(file("same.yml", yaml))).toEqual(fromYaml);
+    const fromYaml = await loadQualityRules(file("same.yaml", yaml));
+    expect(fromYaml).toEqual(await loadQualityRules(file("same.json", json(same))));
+    expect(await loadQualityRules(file("same.yml", yaml))).toEqual(fromYaml);
     // YAML 1.2: yes and no are strings, not booleans.
     expect(fromYaml.sources[0]!.allowedValues).toEqual([{ key: "building", values: ["yes", "house", "no"] }]);
   });
 
   it("says which file is missing", async () => {
     const path = join(folder, "absent.json");
-    await expect(loadRuleSet(path)).rejects.toThrow(`Cannot read the rule set ${path}: no such file`);
+    await expect(loadQualityRules(path)).rejects.toThrow(`Cannot read the quality rules file ${path}: no such file`);
   });
 
   it("refuses a file whose format its name does not tell", async () => {
     const path = file("rules.txt", "{}");
-    await expect(loadRuleSet(path)).rejects.toThrow(`Cannot read the rule set ${path}: its name must end in .json, .yaml or .yml, which says how to read it`);
+    await expect(loadQualityRules(path)).rejects.toThrow(`Cannot read the quality rules file ${path}: its name must end in .json, .yaml or .yml, which says how to read it`);
   });
 
   it("locates JSON syntax errors", async () => {
-    expect(await failure("comma.json", '{\n  "sources": {},\n}')).toBe("The rule set <file> is not valid JSON: Unexpected token RBrace found. (3:1)");
-    expect(await failure("empty.json", "")).toMatch(/^The rule set <file> is not valid JSON: Unexpected end of input found\. \(1:1\)$/);
+    expect(await failure("comma.json", '{\n  "sources": {},\n}')).toBe("The quality rules file <file> is not valid JSON: Unexpected token RBrace found. (3:1)");
+    expect(await failure("empty.json", "")).toMatch(/^The quality rules file <file> is not valid JSON: Unexpected end of input found\. \(1:1\)$/);
   });
 
   it("refuses a JSON member written twice, as YAML does", async () => {
     const text = '{\n  "sources": {\n    "building": { "valid": true },\n    "building": { "duplicate": true }\n  }\n}';
-    expect(await failure("twice.json", text)).toBe("The rule set <file> has sources.building twice (again at line 4, column 5): write each member once");
+    expect(await failure("twice.json", text)).toBe("The quality rules file <file> has sources.building twice (again at line 4, column 5): write each member once");
     const deep = json({ sources: { a: { match: ["a", "b"], valid: true } } }).replace('"valid": true', '"valid": true, "valid": false');
-    expect(await failure("deep.json", deep)).toMatch(/^The rule set <file> has sources\.a\.valid twice \(again at line \d+, column \d+\)/);
+    expect(await failure("deep.json", deep)).toMatch(/^The quality rules file <file> has sources\.a\.valid twice \(again at line \d+, column \d+\)/);
   });
 
-  it("reads the examples of docs/quality.md as the same rule set", async () => {
+  it("reads the examples of docs/quality.md as the same quality rules", async () => {
     const doc = readFileSync(new URL("../../../docs/quality.md", import.meta.url), "utf8");
     const block = (language: string): string => doc.match(new RegExp("```" + language + "\n([\\s\\S]*?)```"))![1]!;
-    const fromYaml = await loadRuleSet(file("doc.yaml", block("yaml")));
+    const fromYaml = await loadQualityRules(file("doc.yaml", block("yaml")));
     expect(fromYaml.sources.map(({ source }) => source)).toEqual(["building", "highway", "health"]);
-    expect(await loadRuleSet(file("doc.json", block("json")))).toEqual(fromYaml);
+    expect(await loadQualityRules(file("doc.json", block("json")))).toEqual(fromYaml);
   });
 
   it("locates YAML syntax errors", async () => {
     const message = await failure("broken.yaml", "sources:\n  building: [valid\n");
-    expect(message).toMatch(/^The rule set <file> is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 1:\n\n {2}building: \[valid\n/);
-    expect(await failure("twice.yaml", "sources: {}\nsources: {}\n")).toMatch(/^The rule set <file> is not valid YAML: Map keys must be unique at line 2, column 1/);
+    expect(message).toMatch(/^The quality rules file <file> is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 3, column 1:\n\n {2}building: \[valid\n/);
+    expect(await failure("twice.yaml", "sources: {}\nsources: {}\n")).toMatch(/^The quality rules file <file> is not valid YAML: Map keys must be unique at line 2, column 1/);
   });
 
   it("names the member and what was expected for each shape problem", async () => {
+    const checks = "match, valid, squareness, overlapping, duplicate, values and required";
     const cases: Array<[unknown, string]> = [
-      [[], "the rule set must be an object with a member \"sources\", found a list"],
-      [{}, 'the rule set needs a member "sources": an object naming each source and its checks'],
-      [{ sources: {}, version: 1 }, 'the rule set has an unknown member "version" (allowed: sources)'],
-      [{ sources: [] }, "sources must be an object naming each source and its checks, found a list"],
-      [{ sources: { building: true } }, "sources.building must be an object of checks (match, valid, squareness, overlapping, duplicate, values, required), found true"],
-      [{ sources: { building: { sqaureness: true } } }, 'sources.building has an unknown member "sqaureness" (allowed: match, valid, squareness, overlapping, duplicate, values, required)'],
-      [{ sources: { building: { match: "building" } } }, "sources.building has no check: give at least one of valid, squareness, overlapping, duplicate, values, required"],
-      [{ sources: { building: { valid: "yes" } } }, 'sources.building.valid must be true or false, found the string "yes"'],
-      [{ sources: { building: { duplicate: 1 } } }, "sources.building.duplicate must be true or false, found 1"],
-      [{ sources: { building: { squareness: -5 } } }, 'sources.building.squareness must be true, false or an object such as { "threshold": 10 }, found -5'],
-      [{ sources: { building: { squareness: { threshold: -5 } } } }, "sources.building.squareness.threshold must be a number of degrees from 0 to 45, found -5"],
-      [{ sources: { building: { squareness: { threshold: 50 } } } }, "sources.building.squareness.threshold must be a number of degrees from 0 to 45, found 50"],
-      [{ sources: { building: { squareness: { threshold: "10" } } } }, 'sources.building.squareness.threshold must be a number of degrees from 0 to 45, found the string "10"'],
-      [{ sources: { building: { squareness: { degrees: 10 } } } }, 'sources.building.squareness has an unknown member "degrees" (allowed: threshold)'],
-      [{ sources: { building: { match: [], valid: true } } }, 'sources.building.match must be a tag term ("key" or "key=value") or a non-empty list of them, found a list'],
-      [{ sources: { building: { match: ["building", 3], valid: true } } }, 'sources.building.match[1] must be a tag term ("key" or "key=value"), found 3'],
-      [{ sources: { building: { match: "=yes", valid: true } } }, 'sources.building.match must be a tag term "key" or "key=value" with a non-empty key and value, found "=yes"'],
-      [{ sources: { building: { values: ["yes"] } } }, "sources.building.values must be an object giving each tag key its list of allowed values, found a list"],
-      [{ sources: { building: { values: { building: "yes" } } } }, 'sources.building.values.building must be a non-empty list of allowed values, found the string "yes"'],
-      [{ sources: { building: { values: { building: [] } } } }, "sources.building.values.building must list at least one allowed value, found an empty list"],
-      [{ sources: { building: { values: { "roof shape": ["flat", null] } } } }, 'sources.building.values["roof shape"][1] must be a non-empty string, found null'],
-      [{ sources: { shop: { required: "name" } } }, 'sources.shop.required must be a list of tag keys, found the string "name"'],
-      [{ sources: { shop: { required: ["name", ""] } } }, 'sources.shop.required[1] must be a non-empty string, found the string ""'],
-      [{ sources: { "": { valid: true } } }, "sources[\"\"]: a source name must not be empty"],
+      [[], "the quality rules must be an object; found an empty array"],
+      [{}, '"sources" is missing from the quality rules'],
+      [{ sources: {}, version: 1 }, 'unknown member "version" in the quality rules; the known members are sources'],
+      [{ sources: [] }, "sources must be an object; found an empty array"],
+      [{ sources: { building: true } }, "sources.building must be an object; found a boolean (true)"],
+      [{ sources: { building: { sqaureness: true } } }, `unknown member "sqaureness" in sources.building; the known members are ${checks} (did you mean "squareness"?)`],
+      [{ sources: { building: { match: "building" } } }, "sources.building has no check: give at least one of valid, squareness, overlapping, duplicate, values and required"],
+      [{ sources: { building: { valid: "yes" } } }, 'sources.building.valid must be a boolean; found a string ("yes")'],
+      [{ sources: { building: { duplicate: 1 } } }, "sources.building.duplicate must be a boolean; found a number (1)"],
+      [{ sources: { building: { squareness: -5 } } }, "sources.building.squareness must be a boolean or an object; found a number (-5)"],
+      [{ sources: { building: { squareness: { threshold: -5 } } } }, "sources.building.squareness.threshold must be at least 0; found a number (-5)"],
+      [
+        { sources: { building: { squareness: { threshold: 50 } } } },
+        "sources.building.squareness.threshold must be at most 45 (degrees; above 45 the tolerances around 90° and 180° would meet and every corner would pass); found a number (50)",
+      ],
+      [{ sources: { building: { squareness: { threshold: "10" } } } }, 'sources.building.squareness.threshold must be a number; found a string ("10")'],
+      [{ sources: { building: { squareness: { degrees: 10 } } } }, 'unknown member "degrees" in sources.building.squareness; the known members are threshold'],
+      [{ sources: { building: { match: [], valid: true } } }, "sources.building.match must hold at least 1 item; found an empty array"],
+      [{ sources: { building: { match: ["building", 3], valid: true } } }, "sources.building.match[1] must be a string; found a number (3)"],
+      [{ sources: { building: { match: "=yes", valid: true } } }, 'sources.building.match must be a tag term, "key" or "key=value", with a non-empty key and value; found a string ("=yes")'],
+      [{ sources: { building: { match: ["a", "k="], valid: true } } }, 'sources.building.match[1] must be a tag term, "key" or "key=value", with a non-empty key and value; found a string ("k=")'],
+      [{ sources: { building: { values: ["yes"] } } }, "sources.building.values must be an object; found an array of 1 item"],
+      [{ sources: { building: { values: { building: "yes" } } } }, 'sources.building.values.building must be an array; found a string ("yes")'],
+      [{ sources: { building: { values: { building: [] } } } }, "sources.building.values.building must hold at least 1 item; found an empty array"],
+      [{ sources: { building: { values: { "roof shape": ["flat", null] } } } }, 'sources.building.values["roof shape"][1] must be a string; found null'],
+      [{ sources: { building: { values: { "": ["x"] } } } }, 'the member name "" in sources.building.values must not be empty'],
+      [{ sources: { shop: { required: "name" } } }, 'sources.shop.required must be an array; found a string ("name")'],
+      [{ sources: { shop: { required: ["name", ""] } } }, "sources.shop.required[1] must not be empty"],
+      [{ sources: { "": { valid: true } } }, 'the member name "" in sources must not be empty'],
     ];
     for (const [data, expected] of cases) {
-      expect(await failure("shape.json", json(data)), json(data)).toBe(`Invalid rule set <file>: ${expected}`);
+      expect(await failure("shape.json", json(data)), json(data)).toBe(`Invalid quality rules <file>: ${expected}`);
     }
+  });
+
+  it("words a wrong type and an unknown member as every JSON input does", async () => {
+    const message = await failure("same-words.json", json({ sources: { building: { values: { building: [5] }, sqaureness: true } } }));
+    expect(message).toBe(
+      `Invalid quality rules <file>: ${unknownMember("sqaureness", "sources.building")}match, valid, squareness, overlapping, duplicate, values and required (did you mean "squareness"?); ` +
+        `sources.building.values.building[0] ${STRING_GIVEN_5}`,
+    );
   });
 
   it("lists every problem of a file at once, YAML included", async () => {
     const yaml = "sources:\n  building:\n    valid: yes\n    squareness:\n      threshold: -1\n    colour: red\n";
     expect(await failure("many.yaml", yaml)).toBe(
-      'Invalid rule set <file>: sources.building has an unknown member "colour" (allowed: match, valid, squareness, overlapping, duplicate, values, required); ' +
-        'sources.building.valid must be true or false, found the string "yes"; ' +
-        "sources.building.squareness.threshold must be a number of degrees from 0 to 45, found -1",
+      'Invalid quality rules <file>: unknown member "colour" in sources.building; the known members are match, valid, squareness, overlapping, duplicate, values and required; ' +
+        'sources.building.valid must be a boolean; found a string ("yes"); ' +
+        "sources.building.squareness.threshold must be at least 0; found a number (-1)",
     );
   });
 });

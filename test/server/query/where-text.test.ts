@@ -87,17 +87,17 @@ describe("parseWhere: the where of raw-data-api's custom exports", () => {
   it("says what it expected and found on a malformed where", () => {
     expect(failure("").message).toMatch(/^the where is empty/);
     expect(failure("   ").message).toMatch(/^the where is empty/);
-    expect(failure("tags['highway'] IS NOT NULL OR").message).toBe("expected a tag key such as tags['highway'] at character 31, found the end of the text");
-    expect(failure("tags['highway'] IS NOT NULL tags['x'] IS NOT NULL").message).toBe('expected AND, OR or the end of the text at character 29, found "tags"');
+    expect(failure("tags['highway'] IS NOT NULL OR").message).toBe("expected a tag key such as tags['highway'] at character 31; found the end of the text");
+    expect(failure("tags['highway'] IS NOT NULL tags['x'] IS NOT NULL").message).toBe('expected AND, OR or the end of the text at character 29; found "tags"');
     expect(failure("tags['highway IS NOT NULL").message).toBe("the quote opened at character 6 is never closed");
-    expect(failure("tags['a'] IN ('x' 'y')").message).toBe("expected a comma or a closing parenthesis at character 19, found 'y'");
-    expect(failure("(tags['a'] IS NOT NULL").message).toBe("expected a closing parenthesis at character 23, found the end of the text");
-    expect(failure("tags[highway] IS NOT NULL").message).toBe(`expected a tag key in single quotes, as tags['highway'], at character 6, found "highway"`);
+    expect(failure("tags['a'] IN ('x' 'y')").message).toBe("expected a comma or a closing parenthesis at character 19; found 'y'");
+    expect(failure("(tags['a'] IS NOT NULL").message).toBe("expected a closing parenthesis at character 23; found the end of the text");
+    expect(failure("tags[highway] IS NOT NULL").message).toBe(`expected a tag key in single quotes, as tags['highway'], at character 6; found "highway"`);
     // Double quotes name an identifier in SQL, not a text: tags["highway"] is no tag.
-    expect(failure('tags["highway"] IS NOT NULL').message).toBe(`expected a tag key in single quotes, as tags['highway'], at character 6, found "highway"`);
-    expect(failure("tags['a'] = other").message).toBe("expected a quoted value such as 'school' at character 13, found \"other\"");
-    expect(failure("tags['a'] IS NOT 'x'").message).toBe("expected NULL after IS NOT at character 18, found 'x'");
-    expect(failure("tags['a'] ~ 'x'").message).toBe('expected IS NOT NULL, = or IN after a tag key at character 11, found "~"');
+    expect(failure('tags["highway"] IS NOT NULL').message).toBe(`expected a tag key in single quotes, as tags['highway'], at character 6; found "highway"`);
+    expect(failure("tags['a'] = other").message).toBe("expected a quoted value such as 'school' at character 13; found \"other\"");
+    expect(failure("tags['a'] IS NOT 'x'").message).toBe("expected NULL after IS NOT at character 18; found 'x'");
+    expect(failure("tags['a'] ~ 'x'").message).toBe('expected IS NOT NULL, = or IN after a tag key at character 11; found "~"');
   });
 
   it("bounds the text and the nesting a request can make it read", () => {

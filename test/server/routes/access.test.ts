@@ -3,10 +3,12 @@
  * keeps to staff (an export named without its task id, uuid false); without a users file every
  * route is open, as before. Over real HTTP; the CLI's reading of the file at the end.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { basemodel } from "../../cli/helpers.js";
+import { ROLE_NUMBERS } from "../../../src/server/api/auth.js";
+import { basemodel, ROOT } from "../../cli/helpers.js";
+import { STRING_GIVEN_5 } from "../../support/wording.js";
 import { temporaryDirectory } from "../osm/helpers.js";
 import { startExportServer, type ExportServer } from "./exports.js";
 
@@ -79,11 +81,14 @@ describe("serve --users", () => {
   const cases: Array<[string, string | undefined, string]> = [
     ["a missing file", undefined, "cannot be read: there is no such file"],
     ["a file that is not JSON", "[{", "is not JSON"],
-    ["JSON that is no array", '{"token": "x"}', "must hold a JSON array of users"],
-    ["a user without a token", '[{"osm_id": 1, "username": "a", "role": "staff"}]', 'user 1 needs "token"'],
-    ["a role upstream does not have", '[{"token": "t", "osm_id": 1, "username": "a", "role": "owner"}]', 'user 1 needs "role": one of admin, staff, guest'],
-    ["two users with one token", '[{"token": "t", "osm_id": 1, "username": "a", "role": "staff"}, {"token": "t", "osm_id": 2, "username": "b", "role": "guest"}]', "user 2 has the token of an earlier user"],
-    ["an id that is no OSM id", '[{"token": "t", "osm_id": -1, "username": "a", "role": "staff"}]', 'user 1 needs "osm_id"'],
+    ["JSON that is no array", '{"token": "x"}', "the users file must be an array; found an object"],
+    ["a user without a token", '[{"osm_id": 1, "username": "a", "role": "staff"}]', '"token" is missing from [0]'],
+    ["a role upstream does not have", '[{"token": "t", "osm_id": 1, "username": "a", "role": "owner"}]', '[0].role must be one of "admin", "staff", "guest"; found a string ("owner")'],
+    ["two users with one token", '[{"token": "t", "osm_id": 1, "username": "a", "role": "staff"}, {"token": "t", "osm_id": 2, "username": "b", "role": "guest"}]', "[1].token is the token of [0] too: each token names one user"],
+    // The wrong type as every JSON input words it (test/support/wording.ts).
+    ["a username that is a number", '[{"token": "t", "osm_id": 1, "username": 5, "role": "staff"}]', `.json: [0].username ${STRING_GIVEN_5}\n`],
+    ["a blank username", '[{"token": "t", "osm_id": 1, "username": "  ", "role": "staff"}]', '[0].username must be a string that is not only spaces; found a string ("  ")'],
+    ["an id that is no OSM id", '[{"token": "t", "osm_id": -1, "username": "a", "role": "staff"}]', '[0].osm_id must be at least 1; found a number (-1)'],
   ];
   for (const [name, text, message] of cases) {
     it(`refuses ${name} before starting, in one line (exit 2)`, async () => {
@@ -94,4 +99,9 @@ describe("serve --users", () => {
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
     });
   }
+
+  it("is checked by a schema that takes upstream's roles", () => {
+    const schema = JSON.parse(readFileSync(join(ROOT, "schema/inputs/users.schema.json"), "utf8")) as { items: { properties: { role: { enum: string[] } } } };
+    expect(schema.items.properties.role.enum).toEqual(Object.keys(ROLE_NUMBERS));
+  });
 });

@@ -238,7 +238,7 @@ describe("POST /custom/snapshot/ (TM-Extractor's flow)", () => {
     const category = (change: object) => ({ Roads: { ...TM_REQUEST.categories[1]!.Roads, ...change } });
     expect(await problems({ ...TM_REQUEST, categories: [category({ where: "tags['highway'] != 'motorway'" }), category({ where: "highway IS NOT NULL OR" })] })).toEqual([
       { loc: ["body", "categories", 0, "Roads", "where"], msg: expect.stringMatching(/^!= at character 17 is not supported/) },
-      { loc: ["body", "categories", 1, "Roads", "where"], msg: "expected a tag key such as tags['highway'] at character 23, found the end of the text" },
+      { loc: ["body", "categories", 1, "Roads", "where"], msg: "expected a tag key such as tags['highway'] at character 23; found the end of the text" },
     ]);
     expect(await problems({ ...TM_REQUEST, iso3: "MCO" })).toEqual([{ loc: ["body"], msg: "Only one of geometry or iso3 should be supplied." }]);
     expect(await problems({ categories: TM_REQUEST.categories })).toEqual([{ loc: ["body"], msg: expect.stringMatching(/^Either geometry or iso3 should be supplied/) }]);

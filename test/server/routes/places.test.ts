@@ -85,7 +85,7 @@ describe("GET /countries/, /osm_id/ and POST /stats/polygon/ on Monaco", () => {
   const bad: Array<[string, unknown, string, RegExp]> = [
     ["neither geometry nor iso3", {}, "body", /give the area as "geometry"/],
     ["an iso3 of no country here", { iso3: "fra" }, "body.iso3", /no country of this server's data has the ISO 3166-1 alpha-3 code "fra"/],
-    ["an iso3 that is no code", { iso3: "fr" }, "body.iso3", /must match/],
+    ["an iso3 that is no code", { iso3: "fr" }, "body.iso3", /must be a string matching/],
     ["a ring that crosses itself", { geometry: BOWTIE }, "body.geometry.coordinates.0", /crosses itself/],
     ["an area over the limit", { geometry: { type: "Polygon", coordinates: [[[-10, 30], [30, 30], [30, 60], [-10, 60], [-10, 30]]] } }, "body.geometry", /above the limit of 100,000 km²/],
     ["a geometry of the wrong type", { geometry: "Monaco" }, "body.geometry", /./],

@@ -14,6 +14,7 @@ import { isCustomOutcome } from "../../../src/server/tasks/export-result.js";
 import { startExportServer, type ExportServer } from "./exports.js";
 import { tmExtractorRequest } from "./tm-extractor.js";
 import { demoStorePath, MONACO_CENTRE, monacoStorePath, startServer, wireValidator, type AnswerBody, type RunningServer } from "./helpers.js";
+import { STRING_GIVEN_5, unknownMember } from "../../support/wording.js";
 
 type Polygon = { type: "Polygon"; coordinates: number[][][] };
 
@@ -427,6 +428,15 @@ describe("unknown members: ignored on every route, refused with strictRequests",
     );
     const bowtie = await strict.post("/v1/snapshot/", { ...rawDataApiPy(BOWTIE), someNewMember: 1 });
     expect(bowtie.body.detail.map((entry: { msg: string }) => entry.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^unknown member "someNewMember"/), "the outer ring crosses itself near 1.2 23"]));
+  });
+
+  it("words a wrong type and an unknown member as every JSON input does", async () => {
+    const answer = await strict.post("/report/dataQualityGeo", { fromDate: "2020-01-01T00:00:00", hashtags: [5], someNewMember: 1 });
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail).toEqual([
+      { loc: ["body", "someNewMember"], msg: expect.stringContaining(unknownMember("someNewMember", "the body")), type: "extra_forbidden" },
+      { loc: ["body", "hashtags", 0], msg: `item 0 of "hashtags" ${STRING_GIVEN_5}`, type: "type_error" },
+    ]);
   });
 
   it("the OpenAPI document says which: request objects open by default, closed on a strict server", async () => {

@@ -228,7 +228,7 @@ describe("POST /report/* on the Monaco import with a mapathon applied", () => {
 
   describe("a request the reports cannot answer is a 422 naming the member, on every route", () => {
     const cases: Array<[string, unknown, unknown[]]> = [
-      ["no fromDate", {}, [{ loc: ["body", "fromDate"], msg: '"fromDate" is required', type: "missing" }]],
+      ["no fromDate", {}, [{ loc: ["body", "fromDate"], msg: '"fromDate" is missing from the body', type: "missing" }]],
       [
         "a fromDate that is not a date",
         { fromDate: "yesterday" },

@@ -93,7 +93,7 @@ describe("POST /latest/snapshot/plain/ on the real Monaco data", () => {
     ["a bbox off the earth", { bbox: [7, 43, 190, 44] }, ["body", "bbox"], /-180\.\.180/],
     ["joinBy in lower case", { joinBy: "and" }, ["body", "joinBy"], /one of "OR", "AND"; found a string \("and"\) \(did you mean "AND"\?\)/],
     ["an unknown table", { lookIn: ["nodes", "ways"] }, ["body", "lookIn", 1], /one of "nodes", "ways_poly", "ways_line", "relations"/],
-    ["a where condition without value", { where: [{ key: "building" }] }, ["body", "where", 0, "value"], /"value" is required/],
+    ["a where condition without value", { where: [{ key: "building" }] }, ["body", "where", 0, "value"], /^"value" is missing from item 0 of "where"$/],
     ["select empty", { select: [] }, ["body", "select"], /at least 1 item/],
     ["a body that is an array", [], ["body"], /must be an object; found an empty array/],
     // A 1.0 MB body: under the body limit.

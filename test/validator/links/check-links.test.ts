@@ -108,9 +108,9 @@ describe("checkLinks", () => {
   });
 
   it("checks its options: an unknown one or a bad value is a TypeError saying what is allowed", async () => {
-    await expect(checkLinks({}, { timeout: 5 } as object)).rejects.toThrow(new TypeError('unknown link check option "timeout"; the options are timeoutMs, concurrency'));
-    await expect(checkLinks({}, { timeoutMs: 0 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; got 0"));
-    await expect(checkLinks({}, { concurrency: 1.5 })).rejects.toThrow(new TypeError("concurrency must be a whole number of at least 1; got 1.5"));
+    await expect(checkLinks({}, { timeout: 5 } as object)).rejects.toThrow(new TypeError('unknown member "timeout" in the link check options; the known members are timeoutMs and concurrency (did you mean "timeoutMs"?)'));
+    await expect(checkLinks({}, { timeoutMs: 0 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; found a number (0)"));
+    await expect(checkLinks({}, { concurrency: 1.5 })).rejects.toThrow(new TypeError("concurrency must be an integer of at least 1; found a number (1.5)"));
     expect(() => new LinkChecker({ concurrency: 0 })).toThrow(TypeError);
   });
 

@@ -36,7 +36,7 @@ describe("github format", () => {
       '::error file=models/unet/stac-item.json,line=18,col=26,endLine=18,endColumn=34,title=basemodel enum::properties.mlm:framework must be one of "PyTorch", "TensorFlow"; found a string ("pytorch") (did you mean "PyTorch"?)',
     );
     expect(lines).toContain(
-      '::warning file=models/unet/stac-item.json,line=60,col=9,endLine=60,endColumn=26,title=basemodel unknown-prefixed-property::properties.fair:metric_spec is not defined by the base model schema, which defines only fair:metrics_spec and fair:split_spec with this prefix (did you mean "fair:metrics_spec"?)',
+      '::warning file=models/unet/stac-item.json,line=60,col=9,endLine=60,endColumn=26,title=basemodel unknown-prefixed-property::unknown member "fair:metric_spec" in properties; the known "fair:" members are fair:metrics_spec and fair:split_spec (did you mean "fair:metrics_spec"?)',
     );
     expect(lines).toContain("::error file=missing.json,line=1,title=basemodel read-error::ENOENT: no such file or directory");
   });

@@ -24,9 +24,9 @@ function only(file: string, options: ValidatorOptions): Issue {
 
 describe("options", () => {
   it("refuse what they do not know, saying what they take", () => {
-    expect(() => validateItem({}, { rules: "v1.2.0" as never })).toThrow(new TypeError('rules must be one of "v1.0.0", "v1.0.0-current", "v1.1.0", "auto"; got "v1.2.0"'));
-    expect(() => validateItem({}, { fairChecks: "yes" as never })).toThrow(new TypeError('fairChecks must be true or false; got "yes"'));
-    expect(() => validateItem({}, { profile: "fair" as never })).toThrow(new TypeError('profile must be "fair-ci"; got "fair"'));
+    expect(() => validateItem({}, { rules: "v1.2.0" as never })).toThrow(new TypeError('rules must be one of "v1.0.0", "v1.0.0-current", "v1.1.0", "auto"; found a string ("v1.2.0")'));
+    expect(() => validateItem({}, { fairChecks: "yes" as never })).toThrow(new TypeError('fairChecks must be a boolean; found a string ("yes")'));
+    expect(() => validateItem({}, { profile: "fair" as never })).toThrow(new TypeError('profile must be "fair-ci"; found a string ("fair")'));
     expect(() => validateItem({}, { rules: "auto", schemaUrl: "https://example.org/base-model/schema.json" })).toThrow(/rules "auto" picks the rule set by fAIr's identifiers/);
   });
 
@@ -106,7 +106,7 @@ describe("messages", () => {
     [
       "v1.1.0/undefined-prefixed.json",
       v11,
-      "properties.fair:categroy is not defined by the base model schema, which defines only fair:metrics_spec, fair:split_spec, fair:category, fair:hyperparameters_spec, fair:preview, fair:coverage, fair:source_imagery, fair:pinned, fair:metrics and fair:output_properties with this prefix",
+      'unknown member "fair:categroy" in properties; the known "fair:" members are fair:metrics_spec, fair:split_spec, fair:category, fair:hyperparameters_spec, fair:preview, fair:coverage, fair:source_imagery, fair:pinned, fair:metrics and fair:output_properties',
       'did you mean "fair:category"?',
     ],
     ["fair-checks/keyword-case.json", checks, 'properties.keywords[0] is not a keyword fAIr\'s catalogue accepts, which are "building", "road", "tree", "water", "landuse", "semantic-segmentation", "instance-segmentation", "object-detection", "classification", "polygon", "line", "point"; found a string ("Building")', 'did you mean "building"?'],

@@ -102,8 +102,8 @@ describe("fetchSchemas", () => {
   });
 
   it("checks its options", async () => {
-    await expect(fetchSchemas([], { timeoutMs: -1 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; got -1"));
-    await expect(fetchSchemas([], { schemaCache: 5 } as object)).rejects.toThrow(new TypeError("schemaCache must be true, false or a folder; got 5"));
+    await expect(fetchSchemas([], { timeoutMs: -1 })).rejects.toThrow(new TypeError("timeoutMs must be a number of milliseconds above 0; found a number (-1)"));
+    await expect(fetchSchemas([], { schemaCache: 5 } as object)).rejects.toThrow(new TypeError("schemaCache must be true, false or a folder; found a number (5)"));
   });
 });
 

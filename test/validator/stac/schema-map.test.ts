@@ -164,13 +164,13 @@ describe("a schema that cannot be used", () => {
 describe("the options", () => {
   it("are checked: a TypeError says what is wrong", () => {
     expect(() => validateItem({}, { schemaMap: { [DEMO]: "demo.json" } })).toThrow(new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too"));
-    expect(() => validateItem({}, { stac: true, schemaMap: { "demo/v1.0.0": "demo.json" } })).toThrow(new TypeError('schemaMap: "demo/v1.0.0" is not an http(s) URL'));
-    expect(() => validateItem({}, { stac: true, schemaMap: { [DEMO]: "" } })).toThrow(new TypeError(`schemaMap["${DEMO}"] must be a file path; got ""`));
+    expect(() => validateItem({}, { stac: true, schemaMap: { "demo/v1.0.0": "demo.json" } })).toThrow(new TypeError('the member name "demo/v1.0.0" in schemaMap must be an http(s) URL, starting with http:// or https://; found a string ("demo/v1.0.0")'));
+    expect(() => validateItem({}, { stac: true, schemaMap: { [DEMO]: "" } })).toThrow(new TypeError(`schemaMap["${DEMO}"] must not be empty`));
     expect(() => validateItem({}, { stac: true, schemaMap: { "https://example.com/": 3 } as unknown as Record<string, string> })).toThrow(
-      new TypeError('schemaMap["https://example.com/"] must be a folder (the key is a URL prefix); got 3'),
+      new TypeError('schemaMap["https://example.com/"] must be a string; found a number (3)'),
     );
-    expect(() => validateItem({}, { stac: true, schemaMap: [] as unknown as Record<string, string> })).toThrow(new TypeError("schemaMap must be an object of schema URL -> file path; got []"));
-    expect(() => validateItem({}, { stac: true, schemaCache: 1 as unknown as boolean })).toThrow(new TypeError("schemaCache must be true, false or a folder; got 1"));
+    expect(() => validateItem({}, { stac: true, schemaMap: [] as unknown as Record<string, string> })).toThrow(new TypeError("schemaMap must be an object; found an empty array"));
+    expect(() => validateItem({}, { stac: true, schemaCache: 1 as unknown as boolean })).toThrow(new TypeError("schemaCache must be true, false or a folder; found a number (1)"));
   });
 
   it("read a relative path from the working folder", () => {
@@ -210,8 +210,8 @@ describe("basemodel validate --stac --schema-map, and schemaMap in the configura
     const cases: Array<[string[], string]> = [
       [["--stac", "--schema-map", `${DEMO}=${missing}`], `basemodel: --schema-map ${DEMO}=${missing}: ${missing} does not exist\n`],
       [["--stac", "--schema-map", `https://example.com/=${file}`], `basemodel: --schema-map https://example.com/=${file}: ${file} is not a folder; a URL prefix (ending in "/") maps to a folder\n`],
-      [["--stac", "--schema-map", DEMO], `basemodel: --schema-map takes <url>=<file>, or <url-prefix>/=<folder>; got "${DEMO}"\n`],
-      [["--stac", "--schema-map", `demo=${file}`], `basemodel: --schema-map demo=${file}: "demo" is not an http(s) URL\n`],
+      [["--stac", "--schema-map", DEMO], `basemodel: --schema-map takes <url>=<file>, or <url-prefix>/=<folder>; found "${DEMO}"\n`],
+      [["--stac", "--schema-map", `demo=${file}`], `basemodel: --schema-map demo=${file}: the member name "demo" in --schema-map must be an http(s) URL, starting with http:// or https://; found a string ("demo")\n`],
       [["--schema-map", `${DEMO}=${file}`], "basemodel: --schema-map, --fetch and --offline choose the extension schemas that --stac checks: add --stac\n"],
     ];
     for (const [args, stderr] of cases) {

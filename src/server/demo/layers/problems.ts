@@ -1,5 +1,5 @@
 /**
- * Mapping mistakes, made on purpose so that every data quality status of the default rule set
+ * Mapping mistakes, made on purpose so that every data quality status of the default quality rules
  * has something to show: the kind a validator meets after a mapathon. The buildings stand in
  * the backyards of house blocks, which the houses (kept to the street side of their lots) leave
  * empty, so each touches only what it is meant to and has only the one thing wrong with it.
@@ -64,7 +64,7 @@ function badValues({ feature }: DemoContext): DemoFeature[] {
   });
 }
 
-/** incomplete: places the default rule set wants named, without a name. */
+/** incomplete: places the default quality rules wants named, without a name. */
 function unnamed({ feature }: DemoContext): DemoFeature[] {
   return [
     feature("nodes", { amenity: "clinic", healthcare: "clinic" }, point(backyard(4, 2))),
