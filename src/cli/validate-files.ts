@@ -18,9 +18,11 @@ export interface FilesRun extends ThreadRun {
 }
 
 /**
- * Below this many files a default run stays in one thread. A worker thread starts in about
- * 40 ms of its own core and costs this thread little, since this thread validates meanwhile;
- * measured (BENCHMARKS.md, issue 28), two threads began to win at about 100 of fAIr's real items.
+ * Below this many files a default run stays in one thread. An estimate, not yet measured on a
+ * free core (the 2-core machine of issue 28 was loaded well past its cores, where no thread
+ * count won): a worker costs this thread about 10 ms to spawn and starts in about 40 ms of its
+ * own core, while one of fAIr's real items takes about 0.5 ms to read and validate; two threads
+ * then save time from some 100-200 files.
  */
 export const THREADS_FROM = 100;
 
