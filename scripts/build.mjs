@@ -12,7 +12,8 @@
 //  4. tsc                            src -> dist (the type-level check against the schema runs here);
 //                                    the wire types of src/server/api written out as plain types
 //                                    in their declarations (scripts/wire-types.mjs)
-//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs;
+//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs,
+//                                    with validate's worker thread (validate-worker.js) beside it;
 //                                    dist/index.js -> dist/lib-bundle/, the package's main entry
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -72,11 +73,11 @@ for (const folder of ["rule-sets/", "datasets/"]) {
 // package root, as dist/cli does: the modules that read ../../package.json and ../../rules
 // find them from either.
 const { peerDependencies } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
-async function bundle(entry, folder) {
+async function bundle(entries, folder) {
   const outdir = new URL(folder, root).pathname;
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [new URL(entry, root).pathname],
+    entryPoints: entries.map((entry) => new URL(entry, root).pathname),
     outdir,
     bundle: true,
     splitting: true,
@@ -90,8 +91,10 @@ async function bundle(entry, folder) {
     logLevel: "warning",
   });
 }
-await bundle("dist/cli/main.js", "dist/cli-bundle/");
+// validate's worker threads (dist/cli/validate-worker.js) start from an entry of the same bundle,
+// beside main.js, sharing its chunks: a worker then loads what the command line loads.
+await bundle(["dist/cli/main.js", "dist/cli/validate-worker.js"], "dist/cli-bundle/");
 // The library's entry (package.json "main") alike: importing it loaded 42 modules of dist/
 // (the --stac layer, links, rule sets), now one file and Ajv's runtime; fetchSchemas, which
 // is async, stays a chunk of its own, loaded when called.
-await bundle("dist/index.js", "dist/lib-bundle/");
+await bundle(["dist/index.js"], "dist/lib-bundle/");

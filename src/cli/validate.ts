@@ -1,9 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { extname } from "node:path";
-import type { ItemResult } from "../validator/item/result.js";
-import { NDJSON_HINT } from "../validator/item/syntax.js";
 import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
-import type { DocumentFormat } from "../validator/engine/text.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
 import { formatNames, loadFormatter } from "../validator/report/index.js";
 import type { FileReport, RuleSetCounts, RunReport, RunSummary } from "../validator/report/types.js";
@@ -11,12 +7,12 @@ import { defaultSchemaCache } from "../validator/stac/cache.js";
 import { loadConfig } from "./config.js";
 import { chooseRules } from "./rule-choices.js";
 import { findFiles } from "./files.js";
-import { ignoreHint, isOtherJson, withIgnoreHint } from "./found-files.js";
-import { readItemFile, readStandardInput, type ReadResult } from "./read.js";
+import { ignoreHint } from "./found-files.js";
+import { formatOf, inputReport } from "./file-report.js";
+import { readStandardInput } from "./read.js";
 import { runSchemaMap } from "./schema-map.js";
+import { validateFiles } from "./validate-files.js";
 import { UsageError } from "./usage-error.js";
-import { isYamlFile } from "./yaml-files.js";
-import { byPosition } from "../diagnostics/issue.js";
 import { EXIT_INVALID, EXIT_USAGE, EXIT_VALID, progress, type Io } from "./io.js";
 
 export interface ValidateFlags {
@@ -41,9 +37,9 @@ export interface ValidateFlags {
   ignore?: string[];
   color?: boolean;
   stdinFilename?: string;
+  /** Threads that validate: 1 keeps the run in this thread; by default one per core once the files are many. */
+  jobs?: number;
 }
-
-const NDJSON_EXTENSIONS = new Set([".ndjson", ".jsonl"]);
 
 /** Colour only on a terminal; FORCE_COLOR and NO_COLOR (https://no-color.org) decide before that, a flag before both. */
 export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean | undefined): boolean {
@@ -51,41 +47,6 @@ export function useColor(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTT
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
   if (env.NO_COLOR) return false;
   return isTTY === true;
-}
-
-const formatOf = (file: string): DocumentFormat => (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json");
-
-function fileReport(file: string, bytes: Buffer, validator: Validator): FileReport {
-  const items: ItemResult[] = validator.validateDocumentText(bytes, { format: formatOf(file) });
-  let hasIssues = false;
-  for (const item of items) {
-    item.errors.sort(byPosition);
-    item.warnings.sort(byPosition);
-    hasIssues ||= item.errors.length > 0 || item.warnings.length > 0;
-  }
-  return hasIssues ? { file, items, source: bytes.toString("utf8") } : { file, items };
-}
-
-/** A YAML file that is not also JSON is said to be YAML, rather than JSON with a syntax error where YAML begins. */
-function withYamlNote(report: FileReport): FileReport {
-  const syntax = isYamlFile(report.file) && report.items.length === 1 ? report.items[0]!.errors.find((issue) => issue.rule === "json-syntax") : undefined;
-  if (syntax !== undefined) {
-    syntax.message = "the file is YAML, and basemodel reads items written in JSON";
-    syntax.suggestion = "convert it to JSON first, e.g. with yq -o=json";
-  }
-  return report;
-}
-
-/** The report of one input: its items, or why it could not be read. */
-function inputReport(file: string, read: ReadResult, validator: Validator): FileReport {
-  return "error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator);
-}
-
-/** The library's hint for JSON text that holds one document per line, said in the command line's terms. */
-function withNdjsonHint(report: FileReport, fromStdin: boolean): FileReport {
-  const hint = fromStdin ? "pass --stdin-filename items.ndjson to read it as NDJSON" : "name the file .ndjson or .jsonl to read it as NDJSON";
-  for (const issue of report.items[0]?.errors ?? []) if (issue.suggestion === NDJSON_HINT) issue.suggestion = hint;
-  return report;
 }
 
 /** `basemodel validate`: finds the files, validates every item, prints the report; returns the exit code. */
@@ -138,26 +99,21 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   // Loaded only when asked: a plain run sends no request and loads nothing that does.
   const fetchSchemas = flags.fetch && !flags.offline ? (await import("./schema-fetch.js")).schemaFetchStep(validator.settings, io) : undefined;
   const links = flags.checkLinks ? new (await import("./links.js")).LinkStep(flags.linkTimeout === undefined ? {} : { timeoutMs: flags.linkTimeout * 1000 }, io) : undefined;
-  /** `ignorePath`: the input is a file a walk or a glob found (see found-files.ts). */
-  const validateInput = async (file: string, read: ReadResult, { fromStdin = false, ignorePath }: { fromStdin?: boolean; ignorePath?: string } = {}) => {
-    if (fetchSchemas !== undefined && "bytes" in read) await fetchSchemas(read.bytes, formatOf(file));
-    let report = withYamlNote(withNdjsonHint(inputReport(file, read, validator), fromStdin));
-    if (ignorePath !== undefined && "bytes" in read) {
-      if (isOtherJson(report, read.bytes)) {
-        skipped.push(file);
-        return;
-      }
-      report = withIgnoreHint(report, ignorePath);
-    }
-    if (links !== undefined && "bytes" in read) links.add(report, read.bytes, formatOf(file));
+  const keep = (report: FileReport, bytes: Buffer | undefined, file: string) => {
+    if (links !== undefined && bytes !== undefined) links.add(report, bytes, formatOf(file));
     reports.push(report);
   };
-  if (paths.includes("-")) await validateInput(flags.stdinFilename ?? "<stdin>", await readStandardInput(io.stdin), { fromStdin: true });
-
-  const tick = progress(io, found.files.length);
-  for (const [index, { path, shown, ignorePath }] of found.files.entries()) {
-    await validateInput(shown, readItemFile(path), { ignorePath });
-    tick(index + 1);
+  if (paths.includes("-")) {
+    const file = flags.stdinFilename ?? "<stdin>";
+    const read = await readStandardInput(io.stdin);
+    const bytes = "bytes" in read ? read.bytes : undefined;
+    if (fetchSchemas !== undefined && bytes !== undefined) await fetchSchemas(bytes, formatOf(file));
+    keep(inputReport(file, read, validator, true), bytes, file);
+  }
+  const validated = await validateFiles(found.files, { validator, jobs: flags.jobs, keepBytes: links !== undefined, beforeFile: fetchSchemas, tick: progress(io, found.files.length) });
+  for (const [index, { report, bytes, skipped: other }] of validated.entries()) {
+    if (other) skipped.push(found.files[index]!.shown);
+    else keep(report, bytes, found.files[index]!.shown);
   }
   await links?.run();
 

@@ -1,0 +1,46 @@
+/**
+ * The files of a validate run turned into their reports, in the order found: in this thread, or
+ * spread over worker threads (validate-threads.ts) when there are enough of them for threads to
+ * pay. Either way each file's report comes from inputReport, so the output cannot tell them apart.
+ */
+import { availableParallelism } from "node:os";
+import type { DocumentFormat } from "../validator/engine/text.js";
+import { formatOf, validatedFile, type ValidatedFile } from "./file-report.js";
+import type { FoundFile } from "./files.js";
+import { readItemFile } from "./read.js";
+import type { ThreadRun } from "./validate-threads.js";
+
+export interface FilesRun extends ThreadRun {
+  /** --jobs: how many threads validate (1: this one alone); by default, one per core once the files are many enough. */
+  jobs?: number;
+  /** Awaited before each file is validated (--fetch downloads its schemas): the run then stays in this thread. */
+  beforeFile?: (bytes: Buffer, format: DocumentFormat) => Promise<void>;
+}
+
+/**
+ * Below this many files a default run stays in one thread. An estimate, not yet measured on a
+ * free core (the 2-core machine of issue 28 was loaded well past its cores, where no thread
+ * count won): a worker costs this thread about 10 ms to spawn and starts in about 40 ms of its
+ * own core, while one of fAIr's real items takes about 0.5 ms to read and validate; two threads
+ * then save time from some 100-200 files.
+ */
+export const THREADS_FROM = 100;
+
+/** How many threads validate `files` files. */
+export function threadCount(files: number, jobs: number | undefined, cores = availableParallelism()): number {
+  if (jobs !== undefined) return Math.max(1, Math.min(jobs, files));
+  return files < THREADS_FROM ? 1 : cores;
+}
+
+export async function validateFiles(files: readonly FoundFile[], run: FilesRun): Promise<ValidatedFile[]> {
+  const threads = run.beforeFile === undefined ? threadCount(files.length, run.jobs) : 1;
+  if (threads > 1) return (await import("./validate-threads.js")).validateOnThreads(files, threads, run);
+  const validated: ValidatedFile[] = [];
+  for (const file of files) {
+    const read = readItemFile(file.path);
+    if (run.beforeFile !== undefined && "bytes" in read) await run.beforeFile(read.bytes, formatOf(file.shown));
+    validated.push(validatedFile(file, read, run.validator, run.keepBytes));
+    run.tick(validated.length);
+  }
+  return validated;
+}
