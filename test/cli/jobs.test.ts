@@ -153,12 +153,12 @@ describe("basemodel validate --jobs: the same report from every thread count", (
     expect(run.stdout.indexOf("piped.json")).toBeLessThan(run.stdout.indexOf("generated/"));
   });
 
-  it("refuses a --jobs that is not a whole number of at least 1", async () => {
+  it("refuses a --jobs that is not an integer of at least 1", async () => {
     for (const jobs of ["0", "1.5", "many"]) {
       const run = await basemodel(["validate", "generated", "--jobs", jobs], { cwd: dir });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("option '-j, --jobs <n>' argument");
-      expect(run.stderr).toContain("expected a whole number of at least 1");
+      expect(run.stderr).toContain("expected an integer of at least 1");
     }
   });
 });
