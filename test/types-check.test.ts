@@ -14,8 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSC = path.join(root, "node_modules/typescript/bin/tsc");
-const TYPES = path.join("src", "item", "types.ts");
-const CHECK = path.join("src", "item", "types.check.ts");
+const TYPES = path.join("src", "validator", "item", "types.ts");
+const CHECK = path.join("src", "validator", "item", "types.check.ts");
 /** Four tsc runs of the check alone take seconds on an idle machine; raise this on a slow or busy one. */
 const TIMEOUT_MS = Number(process.env.TYPES_CHECK_TIMEOUT_MS ?? 300_000);
 

@@ -9,7 +9,6 @@ import { actualOf, describeValue, issue, schemaUrlNearMiss } from "../../diagnos
 import { claimNearMisses } from "../../diagnostics/near-miss.js";
 import { describePointer, unescapeSegment, valueAt } from "../../diagnostics/pointer.js";
 import { issueFrom, schemaProblem, unknownMember, type SchemaError } from "../../diagnostics/schema-problems.js";
-import { closest } from "../../diagnostics/suggest.js";
 
 export interface MessageContext {
   schemaUrl: string;
