@@ -46,8 +46,10 @@ export interface Wording {
 /** At most this many allowed values or members are listed; the rest are counted. */
 const LISTED = 15;
 
-function listed(values: readonly unknown[]): string {
-  return values.length <= LISTED ? quoteList(values) : `${quoteList(values.slice(0, LISTED))} and ${values.length - LISTED} more`;
+/** Values as JSON ("a", "b"), or names as words (a, b and c): all of them, or the first LISTED and how many more. */
+function listed(values: readonly unknown[], as: "json" | "words"): string {
+  if (values.length > LISTED) return `${values.slice(0, LISTED).map((value) => (as === "json" ? JSON.stringify(value) : String(value))).join(", ")} and ${values.length - LISTED} more`;
+  return as === "json" ? quoteList(values) : wordList(values.map(String));
 }
 
 /**
@@ -58,8 +60,7 @@ function knownMembers(name: string, members: readonly string[]): string {
   if (members.length === 0) return "";
   const prefix = /^[^:]+:/.exec(name)?.[0];
   const which = prefix !== undefined && members.every((member) => member.startsWith(prefix)) ? `known ${JSON.stringify(prefix)} members` : "known members";
-  const list = members.length <= LISTED ? wordList(members) : `${members.slice(0, LISTED).join(", ")} and ${members.length - LISTED} more`;
-  return `; the ${which} are ${list}`;
+  return `; the ${which} are ${listed(members, "words")}`;
 }
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -156,7 +157,7 @@ function describe(error: SchemaError, value: unknown, at: string, where: string,
     case "enum": {
       const allowed = error.keyword === "const" ? [params.allowedValue] : (params.allowedValues as unknown[]);
       const suggestion = suggestionFor(value, allowed);
-      const words = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${listed(allowed)}`;
+      const words = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${listed(allowed, "json")}`;
       return problem(`${where} must be ${words}; ${found}`, {
         expected: allowed.length === 1 ? allowed[0] : allowed,
         found: actualOf(value),
