@@ -71,6 +71,16 @@ export function canStartServices(): boolean {
 }
 
 /**
+ * Whether the tests run as root, which mounting a small file system needs (small-disk.ts).
+ * BASEMODEL_TEST_ALL does not enforce it: no setup gives a normal user that right (CI runs as root).
+ */
+export function runsAsRoot(what: string): boolean {
+  if (process.getuid?.() === 0) return true;
+  console.warn(`skipped: ${what} needs root, to mount a small file system; even under BASEMODEL_TEST_ALL=1`);
+  return false;
+}
+
+/**
  * Whether the installed GDAL can read Parquet (a driver built with Arrow/Parquet, GDAL >= 3.5).
  * The one requirement BASEMODEL_TEST_ALL does not enforce: Debian's GDAL (CI's, 3.6.2 in
  * Debian 12) is built without it, and Debian packages no other Parquet reader. The GeoParquet
