@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MONACO } from "../server/osm/helpers.js";
 import { updateFixture } from "../server/fill/helpers.js";
-import { downloadZip, pythonZip } from "../server/routes/exports.js";
+import { downloadZip, exportResultOf, pythonZip } from "../server/routes/exports.js";
 import { postgresTemplateUrl } from "../support/requirements.js";
 import { freshDatabases } from "../support/services.js";
 import { basemodel, exportStatus as status, postExport as post, scratchDir, startServe, untilExport as until, type ServeProcess } from "./helpers.js";
@@ -27,7 +27,7 @@ const CREATED_WAYS = [1_200_000_001, 1_200_000_002, 1_200_000_003, 1_200_000_004
 async function exported(server: ServeProcess, id: string): Promise<string> {
   const done = await status(server, id);
   expect(done).toMatchObject({ status: "SUCCESS" });
-  const zip = await downloadZip(done.result.download_url);
+  const zip = await downloadZip(exportResultOf(done).download_url);
   const code = [
     "import json, re",
     "features = json.loads(z.read('Export.geojson'))['features']",

@@ -10,6 +10,7 @@ import { monacoStorePath } from "../support/monaco.js";
 import { ownRedis } from "../support/own-services.js";
 import { hasTool, runsAsRoot } from "../support/requirements.js";
 import { smallDisk } from "../support/small-disk.js";
+import { exportResultOf } from "../server/routes/exports.js";
 import { MONACO_AREA, exportStatus as status, postExport as post, startServe, startWorker, untilExport as until, untilLine } from "./helpers.js";
 
 /** A block of Monaco's centre: a few kilobytes of GeoJSON. */
@@ -35,7 +36,7 @@ describe.runIf(runsAsRoot("the full exports disk test") && hasTool(["redis-serve
       const done = await until(server, small, finished);
       expect(done).toMatchObject({ status: "SUCCESS" });
       expect(readdirSync(exportsDir)).toEqual([`Export_geojson_uid_${small}.zip`]);
-      expect((await fetch(done.result.download_url)).status).toBe(200);
+      expect((await fetch(exportResultOf(done).download_url)).status).toBe(200);
       expect(await status(server, big)).toMatchObject({ status: "FAILURE" });
     } finally {
       for (const process of [worker, server]) process.child.kill("SIGTERM");
