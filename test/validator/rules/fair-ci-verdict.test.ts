@@ -130,7 +130,9 @@ const disagreements = (ci: FairCi, files: Array<{ file: string; model: boolean }
   });
 
 describe.skipIf(FAIR_MODELS === undefined)("--profile fair-ci gives fAIr's CI's verdict on every file", () => {
-  const ci = new FairCi(FAIR_MODELS ?? "");
+  // A skipped describe's body still runs to collect its tests: it must not read what is absent.
+  if (FAIR_MODELS === undefined) return;
+  const ci = new FairCi(FAIR_MODELS);
   const corpus = jsonFiles(path.join(FAIR_MODELS ?? "", "corpus")).map((file) => ({ file, model: !file.includes(`${path.sep}mirror-datasets${path.sep}`) }));
 
   it("of fAIr's catalogue: its 100 real item versions, models and datasets", () => {
