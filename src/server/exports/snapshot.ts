@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { AreaStats, PolygonalGeometry } from "../api/snapshot.js";
-import { areaKm2 } from "../geometry/area.js";
+import { areaKm2 } from "../../model/area.js";
 import { areaOf, type AreaFilter } from "../../model/query.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import { areaStats } from "./area-stats.js";

@@ -1,6 +1,6 @@
-/** Lengths on the sphere whose radius areas use (src/server/geometry/area.ts), by the haversine formula. */
+/** Lengths on the sphere whose radius areas use (src/model/area.ts), by the haversine formula. */
 import type { Position } from "../../model/geojson.js";
-import { EARTH_RADIUS_M } from "./area.js";
+import { EARTH_RADIUS_M } from "../../model/area.js";
 
 const RADIANS = Math.PI / 180;
 

@@ -6,7 +6,7 @@
  */
 import type { ValidationError } from "../api/errors.js";
 import type { ExportArea, PolygonalGeometry } from "../api/snapshot.js";
-import { areaKm2 } from "../geometry/area.js";
+import { areaKm2 } from "../../model/area.js";
 import { loadGeos } from "../geometry/geos.js";
 import { polygonProblems } from "../geometry/validity.js";
 

@@ -9,7 +9,7 @@
  * polygon is projected equirectangularly around its own first position, which is exact
  * enough for angles at the scale of a building.
  */
-import { EARTH_RADIUS_M } from "../geometry/area.js";
+import { EARTH_RADIUS_M } from "../../model/area.js";
 import type { PolygonalGeometry } from "../../model/geojson.js";
 import type { Position } from "../../model/geojson.js";
 

@@ -1,6 +1,6 @@
 import initGeosJs from "geos-wasm";
 import { describe, expect, it } from "vitest";
-import { areaKm2 } from "../../../src/server/geometry/area.js";
+import { areaKm2 } from "../../../src/model/area.js";
 import { GeosError, loadGeos, prepareArea, withPreparedArea, type PreparedArea } from "../../../src/server/geometry/geos.js";
 import { areaOf } from "../../../src/model/query.js";
 import type { Geometry, Position } from "../../../src/model/geojson.js";

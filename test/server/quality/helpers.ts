@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_M } from "../../../src/server/geometry/area.js";
+import { EARTH_RADIUS_M } from "../../../src/model/area.js";
 import type { FoundFeature } from "../../../src/model/query.js";
 import type { Geometry, Position } from "../../../src/model/geojson.js";
 import type { FeatureTable } from "../../../src/model/features.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { areaKm2, EARTH_RADIUS_M } from "../../../src/server/geometry/area.js";
-import type { Position } from "../../../src/model/geojson.js";
+import { areaKm2, EARTH_RADIUS_M } from "../../src/model/area.js";
+import type { Position } from "../../src/model/geojson.js";
 
 const cell = (minX: number, minY: number, maxX: number, maxY: number): Position[] => [
   [minX, minY],

@@ -4,8 +4,8 @@
  * as the radius. Matching turf keeps our area limits in step with what raw-data-api clients
  * compute in the browser.
  */
-import type { Position } from "../../model/geojson.js";
-import type { PolygonalGeometry } from "../../model/geojson.js";
+import type { Position } from "./geojson.js";
+import type { PolygonalGeometry } from "./geojson.js";
 
 export const EARTH_RADIUS_M = 6378137;
 
