@@ -35,6 +35,12 @@ const SERVER = [
   "src/server/index.ts",
 ];
 const DOOR = ["src/cli/"];
+/**
+ * The browser's side: web/shared/ and one folder per page (web/home/, ...). They talk to the server
+ * over HTTP, typed by `basemodel/api` (type-only, resolved to the published declarations); of
+ * src/ they may import the model floor alone, plain data and functions that run anywhere.
+ */
+const WEB_MAY_IMPORT = ["src/model/"];
 
 const pattern = (path) => `^${path.replace(/[.]/g, "\\.")}${path.endsWith("/") ? "" : "$"}`;
 const any = (paths) => paths.map(pattern).join("|");
@@ -81,6 +87,34 @@ module.exports = {
       to: { path: any(VALIDATOR) },
     },
     {
+      name: "web-talks-http",
+      comment: "The pages talk to the server over HTTP: of src/ they import the model floor alone (types of the wire come from basemodel/api)",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^src/", pathNot: any(WEB_MAY_IMPORT) },
+    },
+    {
+      name: "wire-types-only",
+      comment: "basemodel/api is the wire's types to the pages: its schemas and code stay on the server",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^dist/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "pages-apart",
+      comment: "A page imports web/shared/ and its own folder, never another page",
+      severity: "error",
+      from: { path: "^web/([^/]+)/" },
+      to: { path: "^web/", pathNot: ["^web/$1/", "^web/shared/"] },
+    },
+    {
+      name: "server-serves-built-pages",
+      comment: "The server serves the pages' build (dist/web/); it imports nothing of web/",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^web/" },
+    },
+    {
       name: "model-below-diagnostics-only",
       severity: "error",
       from: { path: "^src/diagnostics/" },
@@ -92,6 +126,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
-    includeOnly: "^src/",
+    includeOnly: "^(src|web|dist)/",
   },
 };

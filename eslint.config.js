@@ -1,5 +1,5 @@
-// ESLint (flat config): typescript-eslint's recommended rules on the sources, the tests, the
-// benchmarks and the scripts. The layout (imports pointing down, no cycles) is dependency-cruiser's
+// ESLint (flat config): typescript-eslint's recommended rules on the sources, the pages (web/), the
+// tests, the benchmarks and the scripts. The layout (imports pointing down, no cycles) is dependency-cruiser's
 // job: see .dependency-cruiser.cjs, run beside this by `npm run lint`.
 import js from "@eslint/js";
 import globals from "globals";
@@ -10,11 +10,13 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: globals.node },
     rules: {
       // Terminal output and OSM text are checked for control characters on purpose.
       "no-control-regex": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
+  // The pages run in the browser, the rest in Node.
+  { ignores: ["web/**"], languageOptions: { globals: globals.node } },
+  { files: ["web/**"], languageOptions: { globals: globals.browser } },
 );

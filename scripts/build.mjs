@@ -15,12 +15,14 @@
 //  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs,
 //                                    with validate's worker thread (validate-worker.js) beside it;
 //                                    dist/index.js -> dist/lib-bundle/, the package's main entry
+//  6. web/ -> dist/web/              the server's web pages, bundled by esbuild (scripts/build-web.mjs)
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { buildInputs } from "./build-inputs.mjs";
 import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
+import { buildWeb } from "./build-web.mjs";
 import { compile } from "./compile.mjs";
 
 const require = createRequire(import.meta.url);
@@ -98,3 +100,5 @@ await bundle(["dist/cli/main.js", "dist/cli/validate-worker.js"], "dist/cli-bund
 // (the --stac layer, links, rule sets), now one file and Ajv's runtime; fetchSchemas, which
 // is async, stays a chunk of its own, loaded when called.
 await bundle(["dist/index.js"], "dist/lib-bundle/");
+
+await buildWeb(root);

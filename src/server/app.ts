@@ -27,6 +27,7 @@ import { taskRoutes } from "./routes/tasks.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
 import { AccessTokens, authRoutes, type UserEntry } from "./http/access.js";
+import { pageRoutes } from "./routes/pages.js";
 import { placeRoutes } from "./routes/places.js";
 import { statusRoutes } from "./routes/status.js";
 import { firstComeFirstServed } from "./http/turns.js";
@@ -137,9 +138,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.setErrorHandler(answerError(log, bodyLimit));
   app.setNotFoundHandler(answerNoRoute(routes));
-  // Until the server has a home page, the API's docs are its home.
-  app.get("/", { schema: { hide: true } }, (_request, reply) => reply.redirect("/docs", 302));
-
   await registerDocs(app, options.version ?? "0.0.0");
   const context: RouteContext = {
     store: options.store,
@@ -147,14 +145,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     plainMaxAreaKm2: options.plainMaxAreaKm2 ?? DEFAULT_PLAIN_MAX_AREA_KM2,
   };
   const tokens = options.users === undefined ? undefined : new AccessTokens(options.users);
+  const maxAreaKm2 = options.exports?.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2;
   for (const prefix of ["/latest", "/v1"]) {
     await app.register(authRoutes, { prefix, tokens });
     await app.register(statusRoutes, { prefix, ...context });
     await app.register(snapshotPlainRoutes, { prefix, ...context });
-    await app.register(placeRoutes, { prefix, ...context, maxAreaKm2: options.exports?.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2 });
+    await app.register(placeRoutes, { prefix, ...context, maxAreaKm2 });
   }
   if (options.exports) {
-    const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2: options.exports.maxAreaKm2 ?? DEFAULT_MAX_AREA_KM2, tokens };
+    const exportsContext: ExportsContext = { ...options.exports, maxAreaKm2, tokens };
     for (const prefix of ["/latest", "/v1"]) {
       await app.register(snapshotRoutes, { prefix, ...exportsContext });
       await app.register(customRoutes, { prefix, ...exportsContext, store: options.store });
@@ -166,6 +165,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(rawValidationRoutes, { prefix: "/raw-validation", ...context });
   await app.register(statsRoutes, { prefix: "/stats", ...context });
   await app.register(reportRoutes, { prefix: "/report", ...context });
+  await app.register(pageRoutes, {
+    exports: options.exports !== undefined,
+    maxAreaKm2,
+    plainMaxAreaKm2: context.plainMaxAreaKm2,
+    accessTokens: tokens !== undefined,
+  });
   return app;
 }
 

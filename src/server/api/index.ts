@@ -14,6 +14,7 @@ export * from "./places.js";
 export * from "./auth.js";
 export * from "./custom.js";
 export * from "./tasks.js";
+export * from "./page.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -28,6 +29,7 @@ import { inspectQuerySchema, queueDetailsQuerySchema, queueDetailsSchema, queueL
 import { countriesQuerySchema, countryCollectionSchema, osmFeatureCollectionSchema, osmIdQuerySchema, polygonStatsRequestSchema } from "./places.js";
 import { featureCountSchema, statsQuerySchema, validationCountSchema } from "./stats.js";
 import { statusResponseSchema } from "./status.js";
+import { pageSettingsSchema } from "./page.js";
 import { forbidUnknownMembers } from "./strict.js";
 import { areaStatsSchema, exportAreaSchema, exportResultSchema, polygonFeatureCollectionSchema, polygonFeatureSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema } from "./snapshot.js";
 import { taskStatusSchema } from "./tasks.js";
@@ -38,6 +40,7 @@ export const schemas = [
   httpValidationErrorSchema,
   httpErrorSchema,
   statusResponseSchema,
+  pageSettingsSchema,
   geometrySchema,
   snapshotParamsPlainSchema,
   plainSnapshotResponseSchema,

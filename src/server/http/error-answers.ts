@@ -60,15 +60,17 @@ function slashTwin(path: string): string | undefined {
  * As FastAPI answers a path that is a route's but for its trailing slash (`/v1/status`,
  * `/v1/tasks/status/<id>`): 307 to the route's path, query kept, so that the client sends the same
  * method and body there. Otherwise 405 for a path that takes other methods (with or without its
- * slash), 404 for a path that is no route at all.
+ * slash), 404 for a path that is no route at all, or that a route of files (`/assets/*`) has no file for.
  */
 export function answerNoRoute(routes: RouteMethods) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = pathOf(request.url);
+    const allowed = routes.allowedFor(path);
+    // Its route was found, and found nothing: its twin would be the same route, and the same 404.
+    if (allowed.includes(request.method)) return reply.code(404).send({ detail: `nothing at ${path}` });
     const twin = slashTwin(path);
     const twinAllows = twin === undefined ? [] : routes.allowedFor(twin);
     if (twin !== undefined && twinAllows.includes(request.method)) return reply.redirect(twin + request.url.slice(path.length), 307);
-    const allowed = routes.allowedFor(path);
     if (allowed.length > 0) return wrongMethod(reply, request.method, path, allowed);
     if (twinAllows.length > 0) return wrongMethod(reply, request.method, path, twinAllows);
     return reply.code(404).send({ detail: `no route ${request.method} ${path}` });

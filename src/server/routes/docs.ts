@@ -73,6 +73,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         { name: "raw data export", description: "HOT raw-data-api: status and snapshots" },
         { name: "feature query", description: "Underpass-style feature queries and counts, both generations of its API (2023 and 2024)" },
         { name: "data quality reports", description: "Underpass-style data quality reports, as JSON or CSV" },
+        { name: "pages", description: "What the server's web pages (GET /) read beside the API" },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

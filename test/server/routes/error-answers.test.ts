@@ -123,12 +123,6 @@ describe("error answers", () => {
     for (const [name, value] of Object.entries(headers ?? {})) expect(answer.headers[name]).toMatch(value);
     expect(await kept.since(logged)).toMatch(new RegExp(`^\\S+ INFO  (\\S+ \\S+ ${status} \\d+\\.\\d ms \\d+ B|client 127\\.0\\.0\\.1 ${status}: .+)$`, "m"));
   });
-
-  it("GET / leads to the docs", async () => {
-    const answer = await fetch(`${server.url}/`, { redirect: "manual" });
-    expect(answer.status).toBe(302);
-    expect(answer.headers.get("location")).toBe("/docs");
-  });
 });
 
 describe("slow requests", () => {

@@ -1,0 +1,131 @@
+/**
+ * The pages' serving, over real HTTP, without a browser (test/web/ drives them in one): the built
+ * pages of dist/web/ with their Content-Security-Policy, the hashed assets with long cache
+ * headers and their gzip twins, the settings the home page reads, and a server whose pages are
+ * not built.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import Fastify from "fastify";
+import { beforeAll, describe, expect, it } from "vitest";
+import { afterFile } from "../../support/cleanup.js";
+import { packageFile } from "../../../src/package-files.js";
+import { pageSettingsSchema } from "../../../src/server/api/page.js";
+import { pageRoutes } from "../../../src/server/routes/pages.js";
+import { startExportServer, type ExportServer } from "./exports.js";
+import { monacoStorePath, startServer, wireValidator } from "./helpers.js";
+
+const BUILT = packageFile("dist/web/pages.json");
+
+/** The assets a page's HTML names. */
+const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)].map((match) => match[1]!);
+
+describe("the web pages and their assets", () => {
+  let server: ExportServer;
+  beforeAll(async () => {
+    expect(() => readFileSync(BUILT), "run npm run build: it builds web/ into dist/web/").not.toThrow();
+    server = await startExportServer({ exports: { maxAreaKm2: 2_500 }, server: { plainMaxAreaKm2: 3 } });
+  });
+
+  it("GET / is the home page: HTML that loads only this server's hashed assets, under a CSP of 'self'", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    const policy = new Map(
+      response.headers
+        .get("content-security-policy")!
+        .split(";")
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    expect(policy.get("script-src")).toEqual(["'self'"]);
+    expect(policy.get("connect-src")).toEqual(["'self'"]);
+    expect(policy.get("style-src")).toEqual(["'self'"]);
+    const html = await response.text();
+    const assets = assetsOf(html);
+    expect(assets.map((asset) => asset.replace(/-[0-9A-Z]{8}\./, "-HASH."))).toEqual(["assets/icon-HASH.svg", "assets/home-HASH.css", "assets/home-HASH.js"]);
+    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    // The API's docs stay one link away.
+    expect(html).toContain('href="docs"');
+  });
+
+  it("serves each asset with a year's cache, and gzipped to a client that takes gzip", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = assetsOf(html).find((asset) => asset.endsWith(".js"))!;
+    const plain = await fetch(`${server.url}/${script}`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(plain.headers.get("content-type")).toMatch(/^(application|text)\/javascript/);
+    const bytes = Buffer.from(await plain.arrayBuffer());
+    // Node's fetch would unzip it: read the bytes as they come.
+    const zipped = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      get(`${server.url}/${script}`, { headers: { "accept-encoding": "gzip" } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+    expect(zipped.encoding).toBe("gzip");
+    expect(zipped.body.length).toBeLessThan(bytes.length / 2);
+    expect(gunzipSync(zipped.body).equals(bytes)).toBe(true);
+  });
+
+  it("the script names MapLibre's worker, which is served as a JavaScript module", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = await (await fetch(`${server.url}/${assetsOf(html).find((asset) => asset.endsWith(".js"))!}`)).text();
+    const [worker] = script.match(/assets\/maplibre-gl-worker-[0-9A-Z]{8}\.mjs/) ?? [];
+    expect(worker).toBeDefined();
+    const response = await fetch(`${server.url}/${worker}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^(application|text)\/javascript/);
+  });
+
+  it("a file that is not there is a 404, not a redirect to its slash twin (the same route)", async () => {
+    for (const path of ["/assets/home-00000000.js", "/docs/static/nothing.js"]) {
+      const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { detail: string }).detail, path).toBe(`nothing at ${path}`);
+    }
+  });
+
+  it("GET /page/settings.json gives the page the server's limits and formats", async () => {
+    const { status, body } = await server.get("/page/settings.json");
+    expect(status).toBe(200);
+    expect(wireValidator("PageSettings")(body)).toBe(true);
+    expect(body).toEqual({
+      exports: true,
+      maxAreaKm2: 2_500,
+      plainMaxAreaKm2: 3,
+      outputTypes: ["geojson", "shp", "fgb", "gpkg", "kml", "csv", "parquet"],
+      geometryTypes: ["point", "line", "polygon", "all_geometry"],
+      accessTokens: false,
+    });
+  });
+
+  it("without exports, the settings say so, with the default limits", async () => {
+    const plain = await startServer(await monacoStorePath(), { users: [{ token: "t0ken", osmId: 1, username: "admin", role: "admin", imgUrl: null }] });
+    const { body } = await plain.get("/page/settings.json");
+    expect(body).toMatchObject({ exports: false, maxAreaKm2: 100_000, plainMaxAreaKm2: 6, accessTokens: true });
+  });
+});
+
+describe("a server whose pages are not built", () => {
+  it("answers / with a 503 that says to build them, and has no /assets/", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "basemodel-no-pages-"));
+    afterFile(() => rmSync(empty, { recursive: true, force: true }));
+    const app = Fastify();
+    app.addSchema(pageSettingsSchema);
+    await app.register(pageRoutes, { root: empty, exports: false, maxAreaKm2: 1, plainMaxAreaKm2: 1, accessTokens: false });
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    afterFile(() => app.close());
+    const home = await fetch(`${url}/`);
+    expect(home.status).toBe(503);
+    expect(((await home.json()) as { detail: string }).detail).toContain("run npm run build");
+    expect((await fetch(`${url}/assets/home.js`)).status).toBe(404);
+  });
+});

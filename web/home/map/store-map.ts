@@ -1,0 +1,49 @@
+/**
+ * The map that is the page: MapLibre GL over the store's own tiles. The container says whether
+ * the map is still loading (aria-busy), for assistive technology and for tests alike.
+ */
+import { AttributionControl, Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from "maplibre-gl";
+import type { PolygonalGeometry } from "../../../src/model/geojson.js";
+import { geometryBBox } from "../../../src/model/geojson.js";
+import { storeStyle } from "./style.js";
+import type { StoreTiles } from "./tilejson.js";
+import { showFeaturePopups } from "./popup.js";
+
+// MapLibre GL 6 starts its worker from this module (scripts/build-web.mjs puts it beside the page's script).
+setWorkerUrl(new URL(BASEMODEL_MAPLIBRE_WORKER, document.baseURI).href);
+
+const WORLD: [number, number, number, number] = [-180, -80, 180, 80];
+
+export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined): MapLibreMap {
+  container.setAttribute("aria-busy", "true");
+  const map = new MapLibreMap({
+    container,
+    style: storeStyle(tiles?.source),
+    bounds: tiles?.bounds ?? WORLD,
+    fitBoundsOptions: { padding: 20 },
+    attributionControl: false,
+    // No rotation: a flat map of the data, north up.
+    dragRotate: false,
+    pitchWithRotate: false,
+    touchPitch: false,
+  });
+  map.touchZoomRotate.disableRotation();
+  map.keyboard.disableRotation();
+  map.addControl(new NavigationControl({ showCompass: false }), "top-right");
+  map.addControl(new ScaleControl({ unit: "metric" }), "bottom-right");
+  map.addControl(new AttributionControl({ compact: false, customAttribution: '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>' }), "bottom-right");
+  map.on("dataloading", () => container.setAttribute("aria-busy", "true"));
+  map.on("idle", () => container.setAttribute("aria-busy", "false"));
+  showFeaturePopups(map);
+  return map;
+}
+
+/** Moves the map to show `geometry` whole. */
+export function showGeometry(map: MapLibreMap, geometry: PolygonalGeometry | { type: "Point"; coordinates: [number, number] }): void {
+  if (geometry.type === "Point") {
+    map.flyTo({ center: geometry.coordinates, zoom: Math.max(map.getZoom(), 17) });
+    return;
+  }
+  const box = geometryBBox(geometry);
+  map.fitBounds([box.minX, box.minY, box.maxX, box.maxY], { padding: 40, maxZoom: 18 });
+}
