@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, printed as the Markdown that goes into BENCHMARKS.md.
+import { existsSync } from "node:fs";
 import os from "node:os";
 import { markdown as itemMarkdown, run as runItem } from "./validate-item.mjs";
 import { run as runCli } from "./cli.mjs";
@@ -19,3 +20,5 @@ console.log("\n## Reference server: custom exports (TM-Extractor)\n");
 console.log(await (await import("./custom.mjs")).run());
 console.log("\n## Reference server: change files and data quality reports\n");
 console.log(await (await import("./update.mjs")).run());
+console.log("\n## The home page in a browser, beside /docs\n");
+console.log(existsSync("/usr/bin/chromium") ? await (await import("./page.mjs")).run() : "Not measured: install Debian's chromium.");

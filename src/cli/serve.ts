@@ -111,7 +111,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       const meta = await store.readMeta();
       const processes = flags.processes === 1 ? "" : ` by ${flags.processes} processes`;
       io.stdout.write(
-        `basemodel serve: ${serving.address}${processes} (API docs at ${serving.address}/docs)\n` +
+        `basemodel serve: ${serving.address}${processes} (home page: the data on a map, exports, data quality; API docs at ${serving.address}/docs)\n` +
           `data: ${db === undefined ? "the demo dataset (generated; pass --db for your own import)" : shownLocation(db)}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
           `exports: ${exportsDir} (${flags.queue === undefined ? `${flags.workers} at a time` : `run by basemodel worker from ${flags.queue}`}, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );

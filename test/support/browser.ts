@@ -66,8 +66,9 @@ export async function watchedPage(viewport = { width: 1280, height: 800 }): Prom
   return { page, context, requests, errors };
 }
 
-/** Saves what the page shows as docs/screenshots/<name>.png, which README shows. */
+/** Saves what the page shows as docs/screenshots/<name>.png, which README shows; a page with a map once it is still. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.locator("[aria-busy=true]").first().waitFor({ state: "detached", timeout: 120_000 });
   const path = resolve(__dirname, "../../docs/screenshots", `${name}.png`);
   mkdirSync(dirname(path), { recursive: true });
   await page.screenshot({ path });

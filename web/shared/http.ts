@@ -52,8 +52,8 @@ export async function call<T>(path: string, init: RequestInit, read: (response: 
 
 const json = <T>(response: Response) => response.json() as Promise<T>;
 
-export function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  return call(path, { signal: signal ?? null }, json<T>);
+export function getJson<T>(path: string, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<T> {
+  return call(path, { signal: signal ?? null, headers }, json<T>);
 }
 
 /** POSTs `body`: an object as JSON, or text as it is, with `headers` (the content type of text among them). */

@@ -3,6 +3,7 @@
  * findings. Each is a GeoJSON source whose data the page replaces; they wait for the style.
  */
 import type { GeoJSONSource, LayerSpecification, Map as MapLibreMap } from "maplibre-gl";
+import { styleLoaded } from "./store-map.js";
 
 type Data = GeoJSON.Geometry | GeoJSON.FeatureCollection;
 
@@ -12,13 +13,11 @@ const EMPTY: GeoJSON.FeatureCollection = { type: "FeatureCollection", features: 
 export function overlay(map: MapLibreMap, id: string, layers: Array<Omit<LayerSpecification, "source">>): (data: Data | undefined) => void {
   let pending: Data | undefined;
   let added = false;
-  const add = () => {
+  void styleLoaded(map).then(() => {
     map.addSource(id, { type: "geojson", data: pending ?? EMPTY });
     for (const layer of layers) map.addLayer({ ...layer, source: id } as LayerSpecification);
     added = true;
-  };
-  if (map.isStyleLoaded()) add();
-  else map.once("load", add);
+  });
   return (data) => {
     pending = data;
     if (added) (map.getSource(id) as GeoJSONSource).setData(data ?? EMPTY);

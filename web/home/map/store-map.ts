@@ -1,6 +1,6 @@
 /**
  * The map that is the page: MapLibre GL over the store's own tiles. The container says whether
- * the map is still loading (aria-busy), for assistive technology and for tests alike.
+ * the map is still moving or loading (aria-busy), for assistive technology and for tests alike.
  */
 import { AttributionControl, Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from "maplibre-gl";
 import type { PolygonalGeometry } from "../../../src/model/geojson.js";
@@ -22,6 +22,8 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
     bounds: tiles?.bounds ?? WORLD,
     fitBoundsOptions: { padding: 20 },
     attributionControl: false,
+    // The view in the address (#zoom/lat/lon): a link to it shows the same place.
+    hash: true,
     // No rotation: a flat map of the data, north up.
     dragRotate: false,
     pitchWithRotate: false,
@@ -32,10 +34,18 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
   map.addControl(new NavigationControl({ showCompass: false }), "top-right");
   map.addControl(new ScaleControl({ unit: "metric" }), "bottom-right");
   map.addControl(new AttributionControl({ compact: false, customAttribution: '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>' }), "bottom-right");
+  // Busy from a move or a load until everything is drawn.
+  map.on("movestart", () => container.setAttribute("aria-busy", "true"));
   map.on("dataloading", () => container.setAttribute("aria-busy", "true"));
   map.on("idle", () => container.setAttribute("aria-busy", "false"));
   showFeaturePopups(map);
   return map;
+}
+
+/** Resolves once the map's style is loaded: then layers and sources may be added. */
+export function styleLoaded(map: MapLibreMap): Promise<void> {
+  // loaded() would wait for every source too, and a source added since the "load" event keeps it false.
+  return map.isStyleLoaded() ? Promise.resolve() : new Promise((resolve) => map.once("load", () => resolve()));
 }
 
 /** Moves the map to show `geometry` whole. */

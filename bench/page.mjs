@@ -1,0 +1,149 @@
+// The home page in a real browser (Debian's chromium through playwright-core, as test/web runs it):
+//   - the time from asking for the page to an idle map (its container's aria-busy turns false),
+//     beside the time /docs (Swagger UI) takes to render every operation, in the same browser,
+//     alternating which goes first, each load in a fresh context (nothing cached);
+//   - the tiles the page asks for while it is moved over all of Monaco at z12 to z16 (the view
+//     set through the address, #zoom/lat/lon, a screen at a time): the largest, beside the median.
+// Targets (issue 27): the page idle in no more than /docs' time; no tile over 200 KB.
+// Options: --rounds 6.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+import { availability, startServe } from "./server.mjs";
+
+const root = new URL("..", import.meta.url).pathname;
+const MONACO = join(root, "fixtures/osm/monaco-2025-01-01.osm.pbf");
+// As test/support/browser.ts launches it: software WebGL, none of the browser's own traffic.
+const CHROMIUM_ARGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-background-networking", "--disable-component-update", "--disable-domain-reliability", "--disable-sync", "--no-first-run"];
+const VIEWPORT = { width: 1280, height: 800 };
+const PATIENCE = { timeout: 180_000 };
+const TILE_LIMIT = 200 * 1024;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** Milliseconds from asking for `path` in a fresh context until `ready(page)` resolves. */
+async function timed(browser, url, ready) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const started = performance.now();
+  await page.goto(url);
+  await ready(page);
+  const ms = performance.now() - started;
+  await context.close();
+  return ms;
+}
+
+const homeIdle = (page) => page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
+// Swagger UI has rendered the document: an operation per route.
+const docsRendered = (page) => page.waitForFunction(() => globalThis.document.querySelectorAll(".opblock-summary-path").length > 40, undefined, PATIENCE);
+
+/** Web Mercator tile coordinates of a longitude and latitude at zoom `z`, fractional. */
+function tileOf(lon, lat, z) {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return { x: ((lon + 180) / 360) * n, y: ((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n };
+}
+function lonLatOf(x, y, z) {
+  const n = 2 ** z;
+  return { lon: (x / n) * 360 - 180, lat: (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / n))) * 180) / Math.PI };
+}
+
+/** Moves the page over `bounds` at each zoom, a map's width and height at a time; every tile answer's size. */
+async function panTiles(browser, url, bounds) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const tiles = [];
+  page.on("response", async (response) => {
+    if (!/\/tiles\/\d+\/\d+\/\d+/.test(response.url())) return;
+    const body = await response.body().catch(() => Buffer.alloc(0));
+    tiles.push({ url: new URL(response.url()).pathname, status: response.status(), bytes: body.length });
+  });
+  await page.goto(url);
+  await homeIdle(page);
+  const map = await page.locator("#map").boundingBox();
+  const [west, south, east, north] = bounds;
+  for (let z = 12; z <= 16; z++) {
+    // A screen is map.width / 256 tiles wide at zoom z (MapLibre's tiles are 512 px at z-1: the same ground).
+    const across = map.width / 256;
+    const down = map.height / 256;
+    const from = tileOf(west, north, z);
+    const to = tileOf(east, south, z);
+    for (let y = from.y + down / 2; y < to.y + down / 2; y += down) {
+      for (let x = from.x + across / 2; x < to.x + across / 2; x += across) {
+        const { lon, lat } = lonLatOf(x, y, z);
+        await page.evaluate((hash) => (globalThis.location.hash = hash), `${z}/${lat.toFixed(6)}/${lon.toFixed(6)}`);
+        // The map starts loading tiles after the hash change (none, where it has them all): then it is idle again.
+        await page.locator("#map[aria-busy=true]").waitFor({ timeout: 2000 }).catch(() => undefined);
+        await homeIdle(page);
+      }
+    }
+  }
+  await context.close();
+  return tiles;
+}
+
+export async function run(argv = []) {
+  const { values } = parseArgs({ args: argv, options: { rounds: { type: "string", default: "6" } } });
+  const rounds = Number(values.rounds);
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-page-"));
+  const db = join(dir, "monaco.db");
+  execFileSync(process.execPath, [join(root, "bin/basemodel.js"), "import", MONACO, "--db", db], { stdio: "ignore" });
+  const server = await startServe(db);
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const lines = [];
+  try {
+    const machine = availability(3000);
+    lines.push(`Machine: a busy loop got ${(machine.share * 100).toFixed(0)} % of a core (longest stall ${machine.longest.toFixed(0)} ms).`, "");
+    // A first load of each, not counted: the server reads its files and compiles its routes once.
+    await timed(browser, `${server.url}/`, homeIdle);
+    await timed(browser, `${server.url}/docs`, docsRendered);
+    const home = [];
+    const docs = [];
+    lines.push("| Round | First | Home page to an idle map | /docs rendered | Ratio |", "|---|---|---|---|---|");
+    for (let round = 0; round < rounds; round++) {
+      const homeFirst = round % 2 === 0;
+      let homeMs;
+      let docsMs;
+      if (homeFirst) {
+        homeMs = await timed(browser, `${server.url}/`, homeIdle);
+        docsMs = await timed(browser, `${server.url}/docs`, docsRendered);
+      } else {
+        docsMs = await timed(browser, `${server.url}/docs`, docsRendered);
+        homeMs = await timed(browser, `${server.url}/`, homeIdle);
+      }
+      home.push(homeMs);
+      docs.push(docsMs);
+      lines.push(`| ${round + 1} | ${homeFirst ? "home" : "docs"} | ${homeMs.toFixed(0)} ms | ${docsMs.toFixed(0)} ms | ${(homeMs / docsMs).toFixed(2)}x |`);
+    }
+    const ratios = home.map((ms, index) => ms / docs[index]);
+    lines.push("", `Median: home page ${median(home).toFixed(0)} ms, /docs ${median(docs).toFixed(0)} ms; ratio ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}); target ≤ 1.0x.`, "");
+
+    const tileJson = await (await fetch(`${server.url}/tiles.json`)).json().catch(() => undefined);
+    if (tileJson?.bounds === undefined) {
+      lines.push("Tiles: the server has no /tiles.json with bounds; not measured.");
+    } else {
+      const tiles = await panTiles(browser, `${server.url}/`, tileJson.bounds);
+      const answered = tiles.filter((tile) => tile.status === 200);
+      const largest = answered.reduce((big, tile) => (tile.bytes > (big?.bytes ?? -1) ? tile : big), undefined);
+      const sizes = answered.map((tile) => tile.bytes);
+      lines.push(
+        `Tiles asked for while moving over all of Monaco (${tileJson.bounds.map((value) => value.toFixed(4)).join(", ")}) at z12-z16: ${tiles.length} (${answered.length} answered 200, ${tiles.length - answered.length} other); ` +
+          `largest ${largest ? `${(largest.bytes / 1024).toFixed(1)} KB (${largest.url})` : "none"}, median ${sizes.length ? (median(sizes) / 1024).toFixed(1) : 0} KB, total ${(sizes.reduce((sum, bytes) => sum + bytes, 0) / 1024).toFixed(0)} KB; ` +
+          `over ${TILE_LIMIT / 1024} KB: ${answered.filter((tile) => tile.bytes > TILE_LIMIT).length}.`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines.join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run(process.argv.slice(2)));
