@@ -49,6 +49,13 @@ describe("basemodel worker and serve --queue: bad input is one line", () => {
       expect(run.stderr).toMatch(new RegExp(`^basemodel: cannot reach Redis at ${url}: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\n$`));
     }
   });
+
+  it("a Redis password never shows in what serve and the worker print", async () => {
+    const port = await freePort();
+    const run = await basemodel(["worker", "--queue", `redis://basemodel:s3cret@127.0.0.1:${port}`, "--db", await monacoStorePath(), "--exports", scratchDir()]);
+    expect(run.stderr).toContain(`cannot reach Redis at redis://basemodel:***@127.0.0.1:${port}:`);
+    expect(run.stderr + run.stdout).not.toContain("s3cret");
+  });
 });
 
 const REDIS = redisUrl();
@@ -109,6 +116,21 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     expect(await withoutAddress(server)).toEqual(await withoutAddress(cluster));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
+  });
+
+  it("with a password in --queue, serve and the worker start and print it hidden", async () => {
+    const redis = new Redis(REDIS as string);
+    await redis.call("ACL", "SETUSER", "basemodel-test", "on", ">s3cret", "~*", "&*", "+@all");
+    await redis.quit();
+    const withPassword = queueUrl.replace("redis://", "redis://basemodel-test:s3cret@");
+    const server = await startServe(["--queue", withPassword, "--port", "0", "--exports", exportsDir]);
+    running.push(server);
+    const started = await startWorker(["--queue", withPassword, "--db", await monacoStorePath(), "--exports", exportsDir]);
+    running.push(started);
+    const hidden = queueUrl.replace("redis://", "redis://basemodel-test:***@");
+    expect(server.output().stdout).toContain(`run by basemodel worker from ${hidden}`);
+    expect(started.output().stdout).toContain(`basemodel worker: exports from ${hidden}`);
+    expect(server.output().stdout + started.output().stdout).not.toContain("s3cret");
   });
 
   it("a worker SIGKILLed mid-export: another worker finishes the job", async () => {

@@ -21,7 +21,7 @@ import type { Redis } from "ioredis";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
 import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
-import { DriverMissing, QueueUnavailable, QueueUnreachable } from "../errors.js";
+import { DriverMissing, QueueUnavailable, QueueUnreachable, withoutPassword } from "../errors.js";
 import type { Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
 
 export interface BullmqQueueOptions {
@@ -103,7 +103,7 @@ export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueu
     connection.disconnect();
     const reason = firstError ?? (error as Error);
     // The connection's own error event says why better than the timeout that followed it.
-    throw new QueueUnreachable({ location: url, why: reason.message }, { cause: reason });
+    throw new QueueUnreachable({ location: withoutPassword(url), why: reason.message }, { cause: reason });
   } finally {
     connection.off("error", noteError);
   }
