@@ -13,7 +13,7 @@ import { keepSchemaErrors, reportEveryProblem } from "./http/body-checks.js";
 import { checkBodyShape } from "./http/body-shape.js";
 import { answerCors, corsPolicy, type CorsOrigins } from "./http/cors.js";
 import { registerDocs } from "./routes/docs.js";
-import { refuseWhileClosing } from "./http/closing.js";
+import { documentUnavailable, refuseWhileClosing } from "./http/closing.js";
 import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./http/error-answers.js";
 import { silentLog, type Log } from "./http/log.js";
 import { requestLine } from "./http/request-line.js";
@@ -117,6 +117,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
   app.addHook("onRoute", keepSchemaErrors);
+  app.addHook("onRoute", documentUnavailable);
   // First: every answer carries the CORS headers, that of a request without Host included.
   app.addHook("onRequest", answerCors(cors));
   app.addHook("onRequest", requireHost);
