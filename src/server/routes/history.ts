@@ -19,7 +19,7 @@ import type { ExportsContext } from "./context.js";
  * The summaries of one answer hold at most this many bytes of JSON (each holds its request,
  * which may be as large as a request body): past it, the page ends early and says there is more.
  */
-export const HISTORY_PAGE_BYTES = 8 * 1024 * 1024;
+const HISTORY_PAGE_BYTES = 8 * 1024 * 1024;
 
 const limitOf = (query: HistoryQuery): number => Number(query.limit ?? DEFAULT_HISTORY_LIMIT);
 
@@ -46,7 +46,7 @@ export const historyRoutes: FastifyPluginAsync<ExportsContext> = async (app, con
         response: {
           200: { $ref: "ExportHistory#" },
           403: { $ref: "AuthFailure#", description: "With a users file: a token that is nobody's" },
-          422: { $ref: "HTTPValidationError#", description: "A limit that is no whole number from 1 to 500, a before that is no export of the history; with a users file, no access-token" },
+          422: { $ref: "HTTPValidationError#", description: `A limit that is no whole number from 1 to ${MAX_HISTORY_LIMIT}, a before that is no export of the history; with a users file, no access-token` },
         },
       },
       config: { queryChecks: queryProblems },

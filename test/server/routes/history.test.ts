@@ -198,7 +198,7 @@ describe("the history of exports: pages, bad queries, custom exports", { timeout
     wireValidator("HTTPValidationError")(answer.body);
   });
 
-  it("answers a before that is no task id, or no export of the history, with a 422; a bad limit beside it is named too", async () => {
+  it("answers a before that is no task id, or no export of the history, and a limit given twice, with a 422; a bad limit beside a bad before is named too", async () => {
     const unknown = randomUUID();
     expect(await server.get(`/history/?before=${unknown}`)).toMatchObject({
       status: 422,
@@ -210,6 +210,8 @@ describe("the history of exports: pages, bad queries, custom exports", { timeout
       ["query", "before"],
       ["query", "limit"],
     ]);
+    expect(await server.get("/history/?before=")).toMatchObject({ status: 422, body: { detail: [{ loc: ["query", "before"], type: "string_pattern_mismatch" }] } });
+    expect(await server.get("/history/?limit=1&limit=2")).toMatchObject({ status: 422, body: { detail: [{ loc: ["query", "limit"], msg: '"limit" must be a string; found an array of 2 items' }] } });
   });
 
   it("lists a custom export with its categories and zips; its YAML request runs again as JSON on the same route", async () => {
