@@ -248,7 +248,7 @@ class BullmqTaskQueue<P, R, S> implements TaskQueue<P, R, S> {
     const id = randomUUID();
     let job: Job;
     try {
-      // Its place first: a task's place is when it was asked for, whichever process records it first.
+      // The history's order: one counter, whichever process enqueues.
       const place = entry && (await this.connection.incr(this.historyKeys.counter));
       job = await this.queue.add("task", payload, {
         // Not an integer: BullMQ takes integer ids for its own counter's.
@@ -280,33 +280,35 @@ class BullmqTaskQueue<P, R, S> implements TaskQueue<P, R, S> {
   }
 
   async history({ limit, before, owner, maxBytes }: HistoryQuery): Promise<HistoryPage<R, S> | null> {
-    try {
-      let below = "+inf";
-      if (before !== undefined) {
-        const place = await this.connection.zscore(this.historyKeys.order, before);
-        if (place === null) return null;
-        below = `(${place}`;
-      }
-      // One more than asked: whether it exists says whether more are left.
-      const ids = await this.connection.zrevrangebyscore(owner === undefined ? this.historyKeys.order : this.ownerOrder(owner), below, "-inf", "LIMIT", 0, limit + 1);
-      const sizes = await Promise.all(ids.map((id) => this.connection.hstrlen(this.historyKeys.summaries, id)));
-      const taken = pageOf(ids, sizes, limit, maxBytes);
-      if (taken.length === 0) return { tasks: [], more: false };
-      const [summaries, owners, tasks] = await Promise.all([
-        this.connection.hmget(this.historyKeys.summaries, ...taken),
-        this.connection.hmget(this.historyKeys.owners, ...taken),
-        Promise.all(taken.map((id) => this.get(id))),
-      ]);
-      // A task forgotten between the two reads is left out.
-      const entries = taken.flatMap((_id, index) => {
-        const task = tasks[index];
-        const summary = summaries[index];
-        return task && summary ? [{ ...task, summary: JSON.parse(summary) as S, owner: owners[index] ?? null }] : [];
-      });
-      return { tasks: entries, more: ids.length > taken.length };
-    } catch (error) {
+    const page = await this.historyPage(limit, before, owner, maxBytes).catch((error: unknown) => {
       throw unavailable(error);
+    });
+    if (page === null) return null;
+    // Read as get() reads them (its failures are its own); a task forgotten since the page was read is left out.
+    const tasks = await Promise.all(page.ids.map((id) => this.get(id)));
+    const entries = page.ids.flatMap((_id, index) => {
+      const task = tasks[index];
+      const summary = page.summaries[index];
+      return task && summary ? [{ ...task, summary: JSON.parse(summary) as S, owner: page.owners[index] ?? null }] : [];
+    });
+    return { tasks: entries, more: page.more };
+  }
+
+  /** The ids of a page of the history with their summaries (JSON) and owners; null when `before` is in none. */
+  private async historyPage(limit: number, before: string | undefined, owner: string | undefined, maxBytes: number) {
+    let below = "+inf";
+    if (before !== undefined) {
+      const place = await this.connection.zscore(this.historyKeys.order, before);
+      if (place === null) return null;
+      below = `(${place}`;
     }
+    // One more than asked: whether it exists says whether more are left.
+    const candidates = await this.connection.zrevrangebyscore(owner === undefined ? this.historyKeys.order : this.ownerOrder(owner), below, "-inf", "LIMIT", 0, limit + 1);
+    const sizes = await Promise.all(candidates.map((id) => this.connection.hstrlen(this.historyKeys.summaries, id)));
+    const ids = pageOf(candidates, sizes, limit, maxBytes);
+    if (ids.length === 0) return { ids, summaries: [], owners: [], more: false };
+    const [summaries, owners] = await Promise.all([this.connection.hmget(this.historyKeys.summaries, ...ids), this.connection.hmget(this.historyKeys.owners, ...ids)]);
+    return { ids, summaries, owners, more: candidates.length > ids.length };
   }
 
   /** Removes the history entries of forgotten tasks. */
