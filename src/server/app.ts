@@ -24,6 +24,7 @@ import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { customRoutes } from "./routes/custom.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { historyRoutes } from "./routes/history.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
 import { AccessTokens, authRoutes, type UserEntry } from "./http/access.js";
@@ -162,6 +163,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       await app.register(taskRoutes, { prefix, ...exportsContext });
     }
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
+    // Not raw-data-api's: outside its prefixes, as /exports/ is.
+    await app.register(historyRoutes, exportsContext);
   }
   await app.register(rawRoutes, { prefix: "/raw", ...context });
   await app.register(rawValidationRoutes, { prefix: "/raw-validation", ...context });

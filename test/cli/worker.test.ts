@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TaskStatus } from "../../src/server/api/index.js";
+import type { ExportHistory, TaskStatus } from "../../src/server/api/index.js";
 import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../server/routes/helpers.js";
 import { MONACO } from "../server/osm/helpers.js";
@@ -114,6 +114,13 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     // The answers are the same wherever asked (but for the server's own address in the URLs).
     const withoutAddress = async (asked: ServeProcess) => JSON.parse(JSON.stringify(await status(asked, again)).replaceAll(asked.url, ""));
     expect(await withoutAddress(server)).toEqual(await withoutAddress(cluster));
+    // The history is the queue's: every server of it lists the same exports, newest first.
+    const listed = async (asked: ServeProcess) => ((await (await fetch(`${asked.url}/history/`)).json()) as ExportHistory).exports.map(({ id, status, fileName, files }) => ({ id, status, fileName, files: files.length }));
+    expect(await listed(cluster)).toEqual([
+      { id: again, status: "SUCCESS", fileName: "clustered", files: 1 },
+      { id, status: "SUCCESS", fileName: "queued", files: 1 },
+    ]);
+    expect(await listed(server)).toEqual(await listed(cluster));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
   });
