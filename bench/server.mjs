@@ -92,7 +92,7 @@ export function availability(ms = 5000) {
 }
 
 /** CPU milliseconds (user + system) charged to process `pid` so far, from /proc; null elsewhere. */
-function cpuMs(pid) {
+export function cpuMs(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     // utime and stime, in clock ticks (100 per second on Linux).
@@ -207,7 +207,9 @@ const median = (values) => {
 
 /**
  * `rounds` autocannon runs on each of two servers that are up at once, alternating, the order
- * swapped every round so that neither always runs right after the other: their rates per round.
+ * swapped every round so that neither always runs right after the other: their rates per round,
+ * and the server's CPU milliseconds per answered request, which a machine shared with other work
+ * inflates far less than it cuts the rate (one process only: a cluster's workers are other pids).
  */
 async function alternate([reference, current], path, body, { rounds, seconds }) {
   const send = (server) => fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -216,22 +218,40 @@ async function alternate([reference, current], path, body, { rounds, seconds }) 
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [reference, current] : [current, reference];
     const results = new Map();
-    for (const server of order) results.set(server, await load(server.url, path, body, 50, seconds));
+    for (const server of order) {
+      const before = cpuMs(server.pid);
+      const result = await load(server.url, path, body, 50, seconds);
+      const after = cpuMs(server.pid);
+      result.cpuPerRequest = before === null || after === null || result.requests.total === 0 ? null : (after - before) / result.requests.total;
+      results.set(server, result);
+    }
     rows.push([reference, current].map((server) => results.get(server)));
   }
   return rows;
 }
 
-/** The A/B table: each round's two rates and their ratio, then the medians and the ratios' spread. */
-function abTable(labels, rows) {
+/**
+ * The A/B table: each round's two rates and their ratio, then the medians and the ratios' spread;
+ * the same for CPU per request where it was measured (a ratio over 1 means the current costs less).
+ */
+function abTable(labels, rows, processes) {
+  const cpu = processes === 1 && rows.every((row) => row.every((result) => result.cpuPerRequest !== null));
   const rate = (result) => `${result.requests.average.toFixed(0)} req/s${result.errors + result.non2xx > 0 ? ` (${result.errors + result.non2xx} errors)` : ""}`;
+  const cost = (result) => (cpu ? ` | ${result.cpuPerRequest.toFixed(2)} ms` : "");
   const ratios = rows.map(([reference, current]) => current.requests.average / reference.requests.average);
+  const cpuRatios = cpu ? rows.map(([reference, current]) => reference.cpuPerRequest / current.cpuPerRequest) : [];
+  const spread = (values) => `**${median(values).toFixed(2)}x** (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})`;
   const medianOf = (index) => median(rows.map((row) => row[index].requests.average)).toFixed(0);
+  const medianCpu = (index) => (cpu ? ` | ${median(rows.map((row) => row[index].cpuPerRequest)).toFixed(2)} ms` : "");
+  const cpuHeads = cpu ? ` | ${labels[0]}: CPU per request | ${labels[1]}: CPU per request | CPU ratio` : "";
   return [
-    `| Round | ${labels[0]} (reference) | ${labels[1]} | Ratio |`,
-    "|---|---|---|---|",
-    ...rows.map(([reference, current], index) => `| ${index + 1} | ${rate(reference)} | ${rate(current)} | ${ratios[index].toFixed(2)}x |`),
-    `| median | ${medianOf(0)} req/s | ${medianOf(1)} req/s | **${median(ratios).toFixed(2)}x** (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) |`,
+    `| Round | ${labels[0]} (reference) | ${labels[1]} | Ratio${cpuHeads} |`,
+    `|---|---|---|---|${cpu ? "---|---|---|" : ""}`,
+    ...rows.map(
+      ([reference, current], index) =>
+        `| ${index + 1} | ${rate(reference)} | ${rate(current)} | ${ratios[index].toFixed(2)}x${cost(reference)}${cost(current)}${cpu ? ` | ${cpuRatios[index].toFixed(2)}x` : ""} |`,
+    ),
+    `| median | ${medianOf(0)} req/s | ${medianOf(1)} req/s | ${spread(ratios)}${medianCpu(0)}${medianCpu(1)}${cpu ? ` | ${spread(cpuRatios)}` : ""} |`,
   ].join("\n");
 }
 
@@ -272,7 +292,7 @@ export async function runAB(options) {
           "",
           `POST /raw/all, Monaco's centre, 50 connections, --processes ${processes}, ${options.rounds} rounds of ${options.seconds} s each, alternating:`,
           "",
-          abTable(contenders.map((contender) => contender.label), rows),
+          abTable(contenders.map((contender) => contender.label), rows, processes),
         );
       } finally {
         await Promise.all(servers.map((server) => server.stop()));

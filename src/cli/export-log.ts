@@ -10,8 +10,8 @@ import type { TaskHandler } from "../server/tasks/queue.js";
 
 export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSubmitter {
   return {
-    enqueue: async (payload) => {
-      const task = await submitter.enqueue(payload);
+    enqueue: async (payload, entry) => {
+      const task = await submitter.enqueue(payload, entry);
       log.info(`export ${task.id} queued`);
       return task;
     },
@@ -21,6 +21,7 @@ export function loggedSubmitter(submitter: ExportSubmitter, log: Log): ExportSub
     pendingCount: () => submitter.pendingCount(),
     active: () => submitter.active(),
     workers: () => submitter.workers(),
+    history: (query) => submitter.history(query),
   };
 }
 

@@ -281,6 +281,7 @@ function program(): Command {
  * What a command throws is said by the shell every command shares (shell.ts).
  */
 export async function main(argv: string[]): Promise<void> {
+  stopQuietlyWhenTheReaderLeaves();
   let running = "basemodel";
   try {
     await program()
@@ -292,5 +293,19 @@ export async function main(argv: string[]): Promise<void> {
     // Commander printed its message already; help and --version end with 0, usage mistakes with 2.
     if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     else process.exitCode = reportFailure(running, error, process.stderr);
+  }
+}
+
+/**
+ * A reader that stops early (`basemodel validate . | head`) closes the pipe, and Node, which
+ * ignores SIGPIPE, turns the next write into an EPIPE error with a stack trace. A Unix tool stops
+ * quietly instead, with the exit code it had so far.
+ */
+function stopQuietlyWhenTheReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(process.exitCode ?? 0);
+    });
   }
 }

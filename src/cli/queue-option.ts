@@ -16,3 +16,4 @@ export function redisQueueUrl(text: string): string {
   }
   return text;
 }
+

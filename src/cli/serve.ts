@@ -16,6 +16,7 @@ import { openStore, storeFactory } from "../server/store/open.js";
 import { exportQueueLocation, openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
+import { withoutPassword } from "../server/errors.js";
 import { requestOptions } from "./serve-options.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
@@ -113,7 +114,7 @@ export async function runServe(flags: ServeFlags, io: ServeIo, version: string):
       io.stdout.write(
         `basemodel serve: ${serving.address}${processes} (home page: the data on a map, exports, data quality; API docs at ${serving.address}/docs)\n` +
           `data: ${db === undefined ? "the demo dataset (generated; pass --db for your own import)" : shownLocation(db)}, last updated ${meta?.replicationTimestamp ?? "unknown"}\n` +
-          `exports: ${exportsDir} (${flags.queue === undefined ? `${flags.workers} at a time` : `run by basemodel worker from ${flags.queue}`}, deleted ${flags.exportMaxAge} h after they finish)\n`,
+          `exports: ${exportsDir} (${flags.queue === undefined ? `${flags.workers} at a time` : `run by basemodel worker from ${withoutPassword(flags.queue)}`}, deleted ${flags.exportMaxAge} h after they finish)\n`,
       );
       return await Promise.race([io.stopped.then(() => 0), serving.ended]);
     } finally {

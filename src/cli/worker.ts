@@ -13,6 +13,7 @@ import { storeFactory } from "../server/store/open.js";
 import { openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler } from "./export-log.js";
 import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
+import { withoutPassword } from "../server/errors.js";
 
 export interface WorkerFlags {
   queue: string;
@@ -50,7 +51,7 @@ export async function runWorker(flags: WorkerFlags, io: WorkerIo): Promise<numbe
     const queue = await openExportQueue(flags.queue, { onError: (error) => log.error(`export queue: ${(error as Error).message}`) });
     try {
       queue.work(loggedHandler(exportTaskHandler(store, localArtifacts(exportsDir)), log), { concurrency: flags.concurrency });
-      io.stdout.write(`basemodel worker: exports from ${flags.queue}, ${flags.concurrency} at a time\ndata: ${shownLocation(location)}\nexports: ${exportsDir}\n`);
+      io.stdout.write(`basemodel worker: exports from ${withoutPassword(flags.queue)}, ${flags.concurrency} at a time\ndata: ${shownLocation(location)}\nexports: ${exportsDir}\n`);
       await io.stopped;
       return 0;
     } finally {

@@ -13,7 +13,7 @@ import { keepSchemaErrors, reportEveryProblem } from "./http/body-checks.js";
 import { checkBodyShape } from "./http/body-shape.js";
 import { answerCors, corsPolicy, type CorsOrigins } from "./http/cors.js";
 import { registerDocs } from "./routes/docs.js";
-import { refuseWhileClosing } from "./http/closing.js";
+import { documentUnavailable, refuseWhileClosing } from "./http/closing.js";
 import { answerClientError, answerError, answerNoRoute, answerUnroutable, BodyNotJson, requireHost, RouteMethods } from "./http/error-answers.js";
 import { silentLog, type Log } from "./http/log.js";
 import { requestLine } from "./http/request-line.js";
@@ -24,6 +24,7 @@ import { reportRoutes } from "./routes/report.js";
 import { snapshotRoutes } from "./routes/snapshot.js";
 import { customRoutes } from "./routes/custom.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { historyRoutes } from "./routes/history.js";
 import { snapshotPlainRoutes } from "./routes/snapshot-plain.js";
 import { statsRoutes } from "./routes/stats.js";
 import { AccessTokens, authRoutes, type UserEntry } from "./http/access.js";
@@ -118,6 +119,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
   app.addHook("onRoute", keepSchemaErrors);
+  app.addHook("onRoute", documentUnavailable);
   // First: every answer carries the CORS headers, that of a request without Host included.
   app.addHook("onRequest", answerCors(cors));
   app.addHook("onRequest", requireHost);
@@ -160,6 +162,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       await app.register(taskRoutes, { prefix, ...exportsContext });
     }
     await app.register(exportRoutes, { prefix: "/exports", ...exportsContext });
+    // Not raw-data-api's: outside its prefixes, as /exports/ is.
+    await app.register(historyRoutes, exportsContext);
   }
   await app.register(rawRoutes, { prefix: "/raw", ...context });
   await app.register(rawValidationRoutes, { prefix: "/raw-validation", ...context });

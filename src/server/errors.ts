@@ -26,6 +26,13 @@ export type ErrorCode =
   | "BASEMODEL_QUEUE_UNAVAILABLE"
   | "BASEMODEL_STORE_UNAVAILABLE";
 
+/** An address (a database's, a queue's) as messages show it: its password, if any, hidden. */
+export function withoutPassword(address: string): string {
+  const url = new URL(address);
+  if (url.password !== "") url.password = "***";
+  return url.toString();
+}
+
 export abstract class BasemodelError extends Error {
   abstract readonly code: ErrorCode;
 }

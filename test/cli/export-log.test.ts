@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loggedHandler, loggedSubmitter } from "../../src/cli/export-log.js";
 import { lineLog } from "../../src/server/http/log.js";
-import type { ExportTaskPayload, ExportTaskResult } from "../../src/server/tasks/export-tasks.js";
+import type { ExportSummary, ExportTaskPayload, ExportTaskResult } from "../../src/server/tasks/export-tasks.js";
 import { PermanentTaskError } from "../../src/server/tasks/queue.js";
 import { openSqliteTaskQueue } from "../../src/server/tasks/sqlite-queue.js";
 
@@ -16,7 +16,7 @@ describe("export log lines", () => {
   it("a failed export says which, on which attempt and why, in one line per attempt", async () => {
     let written = "";
     const log = lineLog("info", { write: (text: string) => (written += text) });
-    const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, "tasks.sqlite"), { retryDelayMs: 1, pollMs: 5 });
+    const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(directory, "tasks.sqlite"), { retryDelayMs: 1, pollMs: 5 });
     try {
       let runs = 0;
       queue.work(

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { RawFeatureCollection, SnapshotAccepted, TaskStatus } from "../../src/server/api/index.js";
+import type { ExportHistory, RawFeatureCollection, SnapshotAccepted, TaskStatus } from "../../src/server/api/index.js";
 import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../support/monaco.js";
 import { basemodel, scratchDir, startServe, type ServeProcess } from "./helpers.js";
@@ -74,6 +74,10 @@ describe("basemodel serve --processes", { timeout: 180_000 }, () => {
       expect(exportResultOf(done.body).downloadUrl).toContain(task.body.taskId);
     }
     expect((await send(`${server.url}/latest/tasks/status/00000000-0000-4000-8000-000000000000/`, "GET")).status).toBe(404);
+    // The history comes through the queue's IPC too, whichever process answers.
+    const history = await send<ExportHistory>(`${server.url}/history/`, "GET");
+    expect(history.body.exports.map((entry) => entry.id).sort()).toEqual(tasks.map((task) => task.body.taskId).sort());
+    for (const entry of history.body.exports) expect(entry).toMatchObject({ status: "SUCCESS", expired: false, request: { path: "/latest/snapshot/", body: { geometry: EXPORT_AREA } } });
 
     process.kill(first[0]!, "SIGKILL");
     const replaced = await eventually(() => childrenOf(primary), (pids) => pids.length === 2 && !pids.includes(first[0]!));

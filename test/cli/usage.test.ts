@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROFILE_NAMES, RULES_OPTIONS } from "../../src/validator/item/rule-sets.js";
 import { STRING_GIVEN_5, unknownMember } from "../support/wording.js";
-import { basemodel, ROOT, scratchDir } from "./helpers.js";
+import { basemodel, BIN, ROOT, scratchDir } from "./helpers.js";
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -73,5 +74,29 @@ describe("basemodel validate: a bad configuration file", () => {
       `basemodel: ${config}: maxErrors must be an integer; found a string ("ten")`,
       `basemodel: ${config}: quiet must be a boolean; found a string ("yes")`,
     ]);
+  });
+});
+
+describe("basemodel: a reader that stops early (| head)", () => {
+  /** Runs the CLI with its standard output closed after the first chunk, as `| head -1` does. */
+  function readFirstChunk(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+      child.stdout.once("data", () => child.stdout.destroy());
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it.each([["replicate", "--help"], ["validate", "--help"], ["--help"]])("%s %s stops quietly with exit 0, no stack trace", async (...args) => {
+    expect(await readFirstChunk(args.filter((arg) => arg !== undefined))).toEqual({ code: 0, stderr: "" });
+  });
+
+  it("validate of many files keeps its exit code and prints no EPIPE", async () => {
+    const run = await readFirstChunk(["validate", "fixtures/invalid", "--format", "json"]);
+    expect(run.stderr).not.toContain("EPIPE");
+    expect(run.code).toBe(1);
   });
 });

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TaskStatus } from "../../src/server/api/index.js";
+import type { ExportHistory, TaskStatus } from "../../src/server/api/index.js";
 import { exportResultOf } from "../server/routes/exports.js";
 import { monacoStorePath } from "../server/routes/helpers.js";
 import { MONACO } from "../server/osm/helpers.js";
@@ -48,6 +48,13 @@ describe("basemodel worker and serve --queue: bad input is one line", () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(new RegExp(`^basemodel: cannot reach Redis at ${url}: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\n$`));
     }
+  });
+
+  it("a Redis password never shows in what serve and the worker print", async () => {
+    const port = await freePort();
+    const run = await basemodel(["worker", "--queue", `redis://basemodel:s3cret@127.0.0.1:${port}`, "--db", await monacoStorePath(), "--exports", scratchDir()]);
+    expect(run.stderr).toContain(`cannot reach Redis at redis://basemodel:***@127.0.0.1:${port}:`);
+    expect(run.stderr + run.stdout).not.toContain("s3cret");
   });
 });
 
@@ -107,8 +114,30 @@ describe.skipIf(REDIS === undefined)("basemodel serve --queue with basemodel wor
     // The answers are the same wherever asked (but for the server's own address in the URLs).
     const withoutAddress = async (asked: ServeProcess) => JSON.parse(JSON.stringify(await status(asked, again)).replaceAll(asked.url, ""));
     expect(await withoutAddress(server)).toEqual(await withoutAddress(cluster));
+    // The history is the queue's: every server of it lists the same exports, newest first.
+    const listed = async (asked: ServeProcess) => ((await (await fetch(`${asked.url}/history/`)).json()) as ExportHistory).exports.map(({ id, status, fileName, files }) => ({ id, status, fileName, files: files.length }));
+    expect(await listed(cluster)).toEqual([
+      { id: again, status: "SUCCESS", fileName: "clustered", files: 1 },
+      { id, status: "SUCCESS", fileName: "queued", files: 1 },
+    ]);
+    expect(await listed(server)).toEqual(await listed(cluster));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
+  });
+
+  it("with a password in --queue, serve and the worker start and print it hidden", async () => {
+    const redis = new Redis(REDIS as string);
+    await redis.call("ACL", "SETUSER", "basemodel-test", "on", ">s3cret", "~*", "&*", "+@all");
+    await redis.quit();
+    const withPassword = queueUrl.replace("redis://", "redis://basemodel-test:s3cret@");
+    const server = await startServe(["--queue", withPassword, "--port", "0", "--exports", exportsDir]);
+    running.push(server);
+    const started = await startWorker(["--queue", withPassword, "--db", await monacoStorePath(), "--exports", exportsDir]);
+    running.push(started);
+    const hidden = queueUrl.replace("redis://", "redis://basemodel-test:***@");
+    expect(server.output().stdout).toContain(`run by basemodel worker from ${hidden}`);
+    expect(started.output().stdout).toContain(`basemodel worker: exports from ${hidden}`);
+    expect(server.output().stdout + started.output().stdout).not.toContain("s3cret");
   });
 
   it("a worker SIGKILLed mid-export: another worker finishes the job", async () => {

@@ -14,6 +14,7 @@ export * from "./places.js";
 export * from "./auth.js";
 export * from "./custom.js";
 export * from "./tasks.js";
+export * from "./history.js";
 export * from "./page.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
@@ -33,6 +34,7 @@ import { pageSettingsSchema } from "./page.js";
 import { forbidUnknownMembers } from "./strict.js";
 import { areaStatsSchema, exportAreaSchema, exportResultSchema, polygonFeatureCollectionSchema, polygonFeatureSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema } from "./snapshot.js";
 import { taskStatusSchema } from "./tasks.js";
+import { exportHistoryEntrySchema, exportHistorySchema, historyQuerySchema } from "./history.js";
 
 /** Every schema, each with its `$id`; those that `$ref` another need it registered beside them. */
 export const schemas = [
@@ -75,6 +77,9 @@ export const schemas = [
   workersPingSchema,
   queueLengthsSchema,
   queueDetailsSchema,
+  historyQuerySchema,
+  exportHistoryEntrySchema,
+  exportHistorySchema,
   countriesQuerySchema,
   countryCollectionSchema,
   osmIdQuerySchema,

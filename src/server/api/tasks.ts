@@ -131,6 +131,9 @@ export const queueDetailsSchema = {
 
 export type QueueDetails = Answer<typeof queueDetailsSchema>;
 
+/** HOT's (Celery's) task states; REVOKED is Celery's for a task stopped by revoke. */
+export const TASK_STATES = ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"] as const;
+
 export const taskStatusSchema = {
   $id: "TaskStatus",
   description: "The task's state; once SUCCESS, where to download the export",
@@ -139,7 +142,7 @@ export const taskStatusSchema = {
   additionalProperties: false,
   properties: {
     id: { type: "string", pattern: UUID_PATTERN },
-    status: { enum: ["PENDING", "STARTED", "SUCCESS", "FAILURE", "REVOKED"], description: "REVOKED: stopped by GET /tasks/revoke/{task_id}/ or /tasks/purge/" },
+    status: { enum: TASK_STATES, description: "REVOKED: stopped by GET /tasks/revoke/{task_id}/ or /tasks/purge/" },
     result: {
       description: "null until SUCCESS; {error} on FAILURE",
       anyOf: [

@@ -61,6 +61,27 @@ export function refusedRole(tokens: AccessTokens | undefined, request: FastifyRe
   return user.role <= ROLE_NUMBERS[role] ? undefined : { status: 403, body: { detail: [{ msg: `User is not ${role === "admin" ? "an admin" : "a staff"}` }] } };
 }
 
+/** Who an export is recorded as asked for by, in the history: the token's user (by OSM id), or null without one. */
+export function ownerOf(tokens: AccessTokens | undefined, request: FastifyRequest): string | null {
+  const user = tokens?.user(accessToken(request) ?? "");
+  return user === undefined ? null : String(user.id);
+}
+
+/**
+ * Whose exports a caller may list (GET /history/): everyone's without a users file, and for staff
+ * and admins; a user's own for the others. Listing an export would hand out its task id, and with
+ * it its files and its request, so a caller who cannot be told apart (no token) is refused as
+ * upstream refuses a route that needs one: 422 without a token, 403 for a token of nobody.
+ */
+export function whoseExports(tokens: AccessTokens | undefined, request: FastifyRequest): { owner: string | undefined } | { status: 403 | 422; body: unknown } {
+  if (tokens === undefined) return { owner: undefined };
+  const token = accessToken(request);
+  if (token === undefined) return { status: 422, body: TOKEN_MISSING };
+  const user = tokens.user(token);
+  if (user === undefined) return { status: 403, body: AUTHENTICATION_FAILED };
+  return { owner: user.role <= ROLE_NUMBERS.staff ? undefined : String(user.id) };
+}
+
 /** GET /auth/me/: who the token says the caller is (upstream: 422 without the header, 403 for a token of nobody). */
 export const authRoutes: FastifyPluginAsync<{ tokens: AccessTokens | undefined }> = async (app, { tokens }) => {
   app.get(

@@ -27,6 +27,8 @@ declare module "fastify" {
      * problems too, while a request the schema accepts is checked once, by its handler.
      */
     handlerChecks?: BodyCheck<never>;
+    /** Checks of the query string the schema cannot express, run as `checks` are (problems located under "query"). */
+    queryChecks?: BodyCheck<never>;
   }
 }
 
@@ -80,15 +82,16 @@ function firstProblems(problems: readonly ValidationError[]): ValidationError[] 
 export async function reportEveryProblem(request: FastifyRequest): Promise<void> {
   const schema = schemaProblems(request.validationError);
   const problems = [...(earlier.get(request) ?? []), ...schema.problems];
-  const { checks, handlerChecks } = request.routeOptions.config;
+  const { checks, handlerChecks, queryChecks } = request.routeOptions.config;
   // A body with more problems than one answer lists is far from right: the route's own checks wait.
   const more = () => schema.more || problems.length > MAX_PROBLEMS;
+  const refused = refusedBy(problems);
   if (isObject(request.body) && !more()) {
-    const refused = refusedBy(problems);
     const schemaRefused = problems.length > 0;
     if (checks) problems.push(...(await checks(request.body as never, refused)));
     if (handlerChecks && schemaRefused) problems.push(...(await handlerChecks(request.body as never, refused)));
   }
+  if (queryChecks && isObject(request.query) && !more()) problems.push(...(await queryChecks(request.query as never, refused)));
   if (more()) throw new RequestProblem(firstProblems(problems));
   if (problems.length > 0) throw new RequestProblem(problems);
 }

@@ -4,7 +4,7 @@
  * the connection; requests under way finish. Fastify's own refusal (return503OnClosing) has
  * another body, and skips the hooks that add CORS headers and the log line.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, RouteOptions } from "fastify";
 
 export function refuseWhileClosing(app: FastifyInstance): void {
   let closing = false;
@@ -16,4 +16,16 @@ export function refuseWhileClosing(app: FastifyInstance): void {
     if (!closing) return done();
     void reply.code(503).header("connection", "close").send({ detail: "the server is stopping; try again in a moment" });
   });
+}
+
+const UNAVAILABLE = "Not now: the server is stopping, or its database or task queue cannot be reached; try again in a moment";
+
+/**
+ * An onRoute hook: every route may answer 503 (above, and for StoreUnavailable and
+ * QueueUnavailable, src/server/errors.ts), so every route that documents its answers lists it.
+ */
+export function documentUnavailable(route: RouteOptions): void {
+  const response = route.schema?.response as Record<string, unknown> | undefined;
+  if (response === undefined || "503" in response) return;
+  response["503"] = { $ref: "HTTPError#", description: UNAVAILABLE };
 }

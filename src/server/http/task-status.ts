@@ -7,6 +7,7 @@ import type { SnapshotOutcome } from "../exports/snapshot.js";
 import type { ExportFormat } from "../formats/types.js";
 import { isCustomOutcome, type ExportTaskResult } from "../tasks/export-tasks.js";
 import { zonelessTime } from "./dates.js";
+import { downloadUrl } from "./download-url.js";
 import type { Task } from "../tasks/queue.js";
 
 /** Python's str(timedelta) for durations under a day: `H:MM:SS.ffffff`, as the real worker reports. */
@@ -86,7 +87,7 @@ const DRIVER_NAMES: Record<ExportFormat, string> = {
 
 /** `baseUrl` is where the server is reached from outside, e.g. "https://exports.example.org". */
 export function taskStatus(task: Task<ExportTaskResult>, baseUrl: string): TaskStatus {
-  const urlOf = (download: string) => `${baseUrl}/exports/${download.split("/").map(encodeURIComponent).join("/")}`;
+  const urlOf = (download: string) => downloadUrl(baseUrl, download);
   const result =
     task.state === "SUCCESS" && task.result !== null
       ? isCustomOutcome(task.result)

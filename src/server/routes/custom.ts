@@ -17,6 +17,8 @@ import { countryArea, unknownCountry } from "../http/countries.js";
 import { exportAreaProblems, polygonalArea } from "../http/export-area.js";
 import { readBodiesAsYaml } from "../http/yaml-body.js";
 import { enqueueExport } from "./snapshot.js";
+import { customSummary } from "../exports/summary.js";
+import { sentRequest } from "../http/sent-request.js";
 
 export interface CustomContext extends ExportsContext {
   store: FeatureStore;
@@ -106,7 +108,10 @@ function route(app: FastifyInstance, path: string, summary: string, consumes: st
         return undefined;
       },
     },
-    async (request: FastifyRequest<{ Body: CustomSnapshotParams }>, reply: FastifyReply) => enqueueExport(context.queue, { custom: await customJob(context.store, request.body) }, reply),
+    async (request: FastifyRequest<{ Body: CustomSnapshotParams }>, reply: FastifyReply) => {
+      const job = await customJob(context.store, request.body);
+      return enqueueExport(context, request, reply, { custom: job }, customSummary(job, sentRequest(request)));
+    },
   );
 }
 

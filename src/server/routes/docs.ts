@@ -71,6 +71,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
       components: { securitySchemes: { accessToken: { type: "apiKey", in: "header", name: "access-token", description: "A token of the users file given to `basemodel serve --users`" } } },
       tags: [
         { name: "raw data export", description: "HOT raw-data-api: status and snapshots" },
+        { name: "exports history", description: "This server's own: the exports it remembers, to list, download and run again" },
         { name: "feature query", description: "Underpass-style feature queries and counts, both generations of its API (2023 and 2024)" },
         { name: "data quality reports", description: "Underpass-style data quality reports, as JSON or CSV" },
         { name: "pages", description: "What the server's web pages (GET /) read beside the API" },

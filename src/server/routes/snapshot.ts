@@ -9,16 +9,19 @@ import { type TaskStatus } from "../api/tasks.js";
 import { attributeKeys, isJoined } from "../exports/plan.js";
 import { exportParams } from "../exports/request.js";
 import { BARE_FORMATS, BARE_FORMATS_TEXT } from "../formats/types.js";
-import type { ExportSubmitter, ExportTaskPayload } from "../tasks/export-tasks.js";
+import type { ExportTaskPayload } from "../tasks/export-tasks.js";
+import { snapshotSummary, type ExportSummary } from "../exports/summary.js";
 import { QueueFull } from "../tasks/queue.js";
 import type { ValidationError } from "../api/errors.js";
 import { ROLE_NUMBERS, type AuthFailure } from "../api/auth.js";
-import { accessToken, AUTHENTICATION_FAILED, type AccessTokens } from "../http/access.js";
+import { accessToken, AUTHENTICATION_FAILED, ownerOf, type AccessTokens } from "../http/access.js";
+import { sentRequest } from "../http/sent-request.js";
 import type { ExportsContext } from "./context.js";
 import { acceptAliases } from "../http/aliases.js";
 import type { Refused } from "../http/body-checks.js";
 import { exportAreaProblems, polygonalArea, type AreaLimit } from "../http/export-area.js";
 import { taskStatus } from "../http/task-status.js";
+import { baseUrl } from "../http/download-url.js";
 
 /** What the schema cannot say about a request, every problem of the members it accepted. */
 async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {
@@ -91,11 +94,20 @@ function refusedAccess(tokens: AccessTokens | undefined, request: FastifyRequest
   return !staff && isFalse(request.body.uuid) ? { detail: [{ msg: "Insufficient Permission for uuid = False" }] } : undefined;
 }
 
-/** Queues an export and answers with the task to poll, or a 503 that says what is full. */
-export async function enqueueExport(queue: ExportSubmitter, payload: ExportTaskPayload, reply: FastifyReply): Promise<SnapshotAccepted | FastifyReply> {
+/**
+ * Queues an export, in the history with its summary and as its caller's, and answers with the
+ * task to poll, or a 503 that says what is full.
+ */
+export async function enqueueExport(
+  context: ExportsContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: ExportTaskPayload,
+  summary: ExportSummary,
+): Promise<SnapshotAccepted | FastifyReply> {
   let task;
   try {
-    task = await queue.enqueue(payload);
+    task = await context.queue.enqueue(payload, { summary, owner: ownerOf(context.tokens, request) });
   } catch (error) {
     if (!(error instanceof QueueFull)) throw error;
     // The queue says what is full: the embedded queue's disk, or the memory of a Redis.
@@ -103,11 +115,6 @@ export async function enqueueExport(queue: ExportSubmitter, payload: ExportTaskP
   }
   const trackLink = `/tasks/status/${task.id}/`;
   return { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
-}
-
-/** Where clients reach this server: the configured public URL, else what the request was sent to. */
-function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
 }
 
 export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, context) => {
@@ -132,7 +139,8 @@ export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, co
     async (request, reply) => {
       const refused = refusedAccess(context.tokens, request);
       if (refused !== undefined) return reply.code(403).send(refused);
-      return enqueueExport(context.queue, { params: exportParams(request.body, await polygonalArea(request.body.geometry)) }, reply);
+      const params = exportParams(request.body, await polygonalArea(request.body.geometry));
+      return enqueueExport(context, request, reply, { params }, snapshotSummary(params, sentRequest(request)));
     },
   );
 

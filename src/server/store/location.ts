@@ -1,5 +1,6 @@
 /** Where a store lives: a file path, or a PostgreSQL URL. */
 import { resolve } from "node:path";
+import { withoutPassword } from "../errors.js";
 
 /** True for a location that names a PostgreSQL database rather than a file. */
 export function isDatabaseUrl(location: string): boolean {
@@ -13,8 +14,5 @@ export function absoluteLocation(location: string): string {
 
 /** The location as messages show it: a database URL without its password. */
 export function shownLocation(location: string): string {
-  if (!isDatabaseUrl(location)) return location;
-  const url = new URL(location);
-  if (url.password !== "") url.password = "***";
-  return url.toString();
+  return isDatabaseUrl(location) ? withoutPassword(location) : location;
 }

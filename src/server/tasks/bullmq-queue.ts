@@ -13,6 +13,10 @@
  * A worker finds the revocations of the tasks it runs by polling that record, so that revoke()
  * may come from any process.
  *
+ * The history is records of its own too: each entry's summary and owner in two hashes by task id,
+ * and the order of the tasks in sorted sets (everyone's, and each owner's), scored by a counter
+ * that every process increments, so that the order is one for all and a place in it exact.
+ *
  * bullmq and ioredis are optional peer dependencies, imported lazily.
  */
 import { randomUUID } from "node:crypto";
@@ -21,8 +25,8 @@ import type { Redis } from "ioredis";
 import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
 import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
-import { DriverMissing, QueueUnavailable, QueueUnreachable } from "../errors.js";
-import type { Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
+import { DriverMissing, QueueUnavailable, QueueUnreachable, withoutPassword } from "../errors.js";
+import type { HistoryEntry, HistoryPage, HistoryQuery, Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
 
 export interface BullmqQueueOptions {
   /** The BullMQ queue's name: every process of one service uses the same (default "exports"). */
@@ -87,7 +91,7 @@ async function loadDrivers(): Promise<{ bullmq: typeof import("bullmq"); Redis: 
  * Connects to the Redis at `url` (redis://host:port[/db]) and opens the queue there. Fails with
  * one line when Redis does not answer within connectTimeoutMs.
  */
-export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueueOptions = {}): Promise<TaskQueue<P, R>> {
+export async function openBullmqTaskQueue<P, R, S = unknown>(url: string, options: BullmqQueueOptions = {}): Promise<TaskQueue<P, R, S>> {
   const settings: Settings = { ...DEFAULTS, ...options };
   const { bullmq, Redis } = await loadDrivers();
   // Submitting and looking up fail at once while Redis is away (QueueUnavailable, a 503), rather
@@ -103,14 +107,14 @@ export async function openBullmqTaskQueue<P, R>(url: string, options: BullmqQueu
     connection.disconnect();
     const reason = firstError ?? (error as Error);
     // The connection's own error event says why better than the timeout that followed it.
-    throw new QueueUnreachable({ location: url, why: reason.message }, { cause: reason });
+    throw new QueueUnreachable({ location: withoutPassword(url), why: reason.message }, { cause: reason });
   } finally {
     connection.off("error", noteError);
   }
   connection.on("error", settings.onError);
   const queue = new bullmq.Queue(settings.name, { connection, prefix: settings.prefix });
   queue.on("error", settings.onError);
-  return new BullmqTaskQueue<P, R>(bullmq, connection, queue, settings);
+  return new BullmqTaskQueue<P, R, S>(bullmq, connection, queue, settings);
 }
 
 /** The queue on the Redis that a redis:// or rediss:// URL names. */
@@ -195,12 +199,20 @@ function toTask<R>(job: Job, bullmqState: string): Task<R> | null {
   };
 }
 
+/** The first of `ids` that make a page: at most `limit`, their `sizes` within `maxBytes` but for the first. */
+function pageOf(ids: readonly string[], sizes: readonly number[], limit: number, maxBytes: number): string[] {
+  let bytes = 0;
+  let count = 0;
+  while (count < Math.min(limit, ids.length) && (count === 0 || bytes + sizes[count]! <= maxBytes)) bytes += sizes[count++]!;
+  return ids.slice(0, count);
+}
+
 /** A run under way in this process; `revoked` once a revocation of its task has been seen. */
 interface Run {
   revoked: boolean;
 }
 
-class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
+class BullmqTaskQueue<P, R, S> implements TaskQueue<P, R, S> {
   private worker: Worker | undefined;
   private workerConnection: Redis | undefined;
   private workerName: string | undefined;
@@ -213,6 +225,8 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
   private readonly revokedKey: string;
   /** The names of working queues, scored by the time (ms) of their last heartbeat. */
   private readonly workersKey: string;
+  /** The history: summaries (JSON) and owners by task id, the order (every task, and by owner), and the counter that scores it. */
+  private readonly historyKeys: { summaries: string; owners: string; order: string; counter: string };
 
   constructor(
     private readonly bullmq: typeof import("bullmq"),
@@ -222,25 +236,88 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
   ) {
     this.revokedKey = queue.toKey("revoked");
     this.workersKey = queue.toKey("workers");
+    this.historyKeys = { summaries: queue.toKey("history"), owners: queue.toKey("history:owners"), order: queue.toKey("history:order"), counter: queue.toKey("history:counter") };
   }
 
-  async enqueue(payload: P): Promise<Task<R>> {
+  /** The order of one owner's tasks. */
+  private ownerOrder(owner: string): string {
+    return `${this.historyKeys.order}:${owner}`;
+  }
+
+  async enqueue(payload: P, entry?: HistoryEntry<S>): Promise<Task<R>> {
+    const id = randomUUID();
     let job: Job;
     try {
+      // The history's order: one counter, whichever process enqueues.
+      const place = entry && (await this.connection.incr(this.historyKeys.counter));
       job = await this.queue.add("task", payload, {
         // Not an integer: BullMQ takes integer ids for its own counter's.
-        jobId: randomUUID(),
+        jobId: id,
         // The budget is ours (run()); BullMQ must only never stop retrying before it.
         attempts: this.settings.maxAttempts,
         backoff: { type: "exponential", delay: this.settings.retryDelayMs },
         removeOnComplete: false,
         removeOnFail: false,
       });
+      // After the job: a failure in between leaves a task without a history entry, never an entry without a task.
+      if (entry) await this.addEntry(id, place!, entry).catch(async (error: unknown) => {
+        await this.queue.remove(id).catch(this.settings.onError);
+        throw error;
+      });
     } catch (error) {
       if (isOutOfMemory(error)) throw new QueueFull("the Redis of the task queue is full", { cause: error });
       throw unavailable(error);
     }
     return toTask<R>(job, "waiting")!;
+  }
+
+  private async addEntry(id: string, place: number, { summary, owner }: HistoryEntry<S>): Promise<void> {
+    const write = this.connection.multi().hset(this.historyKeys.summaries, id, JSON.stringify(summary)).zadd(this.historyKeys.order, place, id);
+    if (owner !== null) write.hset(this.historyKeys.owners, id, owner).zadd(this.ownerOrder(owner), place, id);
+    // A command refused inside the transaction (Redis out of memory) is in its results, not thrown.
+    const failed = (await write.exec())?.find(([error]) => error !== null);
+    if (failed) throw failed[0]!;
+  }
+
+  async history({ limit, before, owner, maxBytes }: HistoryQuery): Promise<HistoryPage<R, S> | null> {
+    const page = await this.historyPage(limit, before, owner, maxBytes).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    if (page === null) return null;
+    // Read as get() reads them (its failures are its own); a task forgotten since the page was read is left out.
+    const tasks = await Promise.all(page.ids.map((id) => this.get(id)));
+    const entries = page.ids.flatMap((_id, index) => {
+      const task = tasks[index];
+      const summary = page.summaries[index];
+      return task && summary ? [{ ...task, summary: JSON.parse(summary) as S, owner: page.owners[index] ?? null }] : [];
+    });
+    return { tasks: entries, more: page.more };
+  }
+
+  /** The ids of a page of the history with their summaries (JSON) and owners; null when `before` is in none. */
+  private async historyPage(limit: number, before: string | undefined, owner: string | undefined, maxBytes: number) {
+    let below = "+inf";
+    if (before !== undefined) {
+      const place = await this.connection.zscore(this.historyKeys.order, before);
+      if (place === null) return null;
+      below = `(${place}`;
+    }
+    // One more than asked: whether it exists says whether more are left.
+    const candidates = await this.connection.zrevrangebyscore(owner === undefined ? this.historyKeys.order : this.ownerOrder(owner), below, "-inf", "LIMIT", 0, limit + 1);
+    const sizes = await Promise.all(candidates.map((id) => this.connection.hstrlen(this.historyKeys.summaries, id)));
+    const ids = pageOf(candidates, sizes, limit, maxBytes);
+    if (ids.length === 0) return { ids, summaries: [], owners: [], more: false };
+    const [summaries, owners] = await Promise.all([this.connection.hmget(this.historyKeys.summaries, ...ids), this.connection.hmget(this.historyKeys.owners, ...ids)]);
+    return { ids, summaries, owners, more: candidates.length > ids.length };
+  }
+
+  /** Removes the history entries of forgotten tasks. */
+  private async forgetEntries(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const owners = await this.connection.hmget(this.historyKeys.owners, ...ids);
+    const write = this.connection.multi().hdel(this.historyKeys.summaries, ...ids).hdel(this.historyKeys.owners, ...ids).zrem(this.historyKeys.order, ...ids);
+    for (const [index, owner] of owners.entries()) if (owner !== null) write.zrem(this.ownerOrder(owner), ids[index]!);
+    await write.exec();
   }
 
   async get(id: string): Promise<Task<R> | null> {
@@ -446,6 +523,7 @@ class BullmqTaskQueue<P, R> implements TaskQueue<P, R> {
       }),
     );
     if (revoked.length > 0) await this.connection.hdel(this.revokedKey, ...revoked);
+    await this.forgetEntries([...forgotten]);
     return forgotten.size;
   }
 

@@ -7,6 +7,7 @@ import { exportCustom, type CustomExportJob } from "../exports/custom.js";
 import { ExportLimitError } from "../formats/index.js";
 import type { ExportParams } from "../exports/request.js";
 import { exportSnapshot } from "../exports/snapshot.js";
+import type { ExportSummary } from "../exports/summary.js";
 import type { FeatureStore } from "../store/store.js";
 import type { ExportTaskResult } from "./export-result.js";
 import { PermanentTaskError, type TaskHandler, type TaskQueue, type TaskSubmitter } from "./queue.js";
@@ -16,10 +17,13 @@ export type ExportTaskPayload = { params: ExportParams } | { custom: CustomExpor
 
 export { isCustomOutcome, type ExportTaskResult } from "./export-result.js";
 
-export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult>;
+export type { ExportSummary } from "../exports/summary.js";
+
+/** Export tasks, each in the history with its summary (the route's request and what it asked for). */
+export type ExportQueue = TaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>;
 
 /** What the HTTP routes need of the export queue: it may be owned by another process. */
-export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult>;
+export type ExportSubmitter = TaskSubmitter<ExportTaskPayload, ExportTaskResult, ExportSummary>;
 
 /** How a full disk (or a user's quota) shows: from Node's file writes, and from SQLite's (gpkg). */
 const DISK_FULL: ReadonlySet<unknown> = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
@@ -41,7 +45,8 @@ export function exportTaskHandler(store: FeatureStore, artifacts: ArtifactStore)
 
 /**
  * Deletes the exports published before `maxAgeMs` ago, removes what tasks that ended left
- * unfinished, and forgets the tasks that finished before then (their status is then a 404).
+ * unfinished, and forgets the tasks that finished before then (their status is then a 404, and
+ * they leave the history).
  * Returns how many exports and tasks went.
  */
 export async function deleteOldExports(

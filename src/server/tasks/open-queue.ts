@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { bullmqQueueFactory } from "./bullmq-queue.js";
-import type { ExportQueue, ExportTaskPayload, ExportTaskResult } from "./export-tasks.js";
+import type { ExportQueue, ExportSummary, ExportTaskPayload, ExportTaskResult } from "./export-tasks.js";
 import type { QueueOpenOptions, TaskQueueFactory } from "./queue.js";
 import { sqliteQueueFactory } from "./sqlite-queue.js";
 
@@ -24,5 +24,5 @@ export function queueFactory(location: string): TaskQueueFactory {
 }
 
 export function openExportQueue(location: string, options: QueueOpenOptions): Promise<ExportQueue> {
-  return queueFactory(location).open<ExportTaskPayload, ExportTaskResult>(location, options);
+  return queueFactory(location).open<ExportTaskPayload, ExportTaskResult, ExportSummary>(location, options);
 }

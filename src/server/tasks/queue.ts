@@ -47,6 +47,41 @@ export interface TaskContext {
 
 export type TaskHandler<P, R> = (payload: P, context: TaskContext) => Promise<R>;
 
+/**
+ * What a task's history keeps beside its state: given to enqueue(), kept until prune() forgets
+ * the task, unlike its payload. The queue is the one record of a task, so its history is the
+ * queue's too: it lives where the task lives (the SQLite file, Redis), is seen alike by every
+ * process and machine that reaches the queue, and goes when the task goes.
+ */
+export interface HistoryEntry<S> {
+  /** What the task is, as its history shows it: JSON. */
+  summary: S;
+  /** Who asked for it (a user's id); null for no one in particular. history() may list one owner's tasks alone. */
+  owner: string | null;
+}
+
+/** Which part of the history to list. */
+export interface HistoryQuery {
+  /** At most this many tasks (at least 1). */
+  limit: number;
+  /** Only the tasks enqueued before this one (the last task of a page, for the next page). */
+  before?: string;
+  /** Only this owner's tasks. */
+  owner?: string;
+  /**
+   * The page ends before the task whose summary would take its summaries past this many bytes
+   * of JSON text, so that no page is larger than an answer should be; its first task always comes.
+   */
+  maxBytes: number;
+}
+
+export interface HistoryPage<R, S> {
+  /** Newest first: in the order they were enqueued, the last one first. */
+  tasks: Array<Task<R> & HistoryEntry<S>>;
+  /** Whether older tasks are left: the next page is `before` the last of these. */
+  more: boolean;
+}
+
 /** Thrown by enqueue() when the queue has no room left to record a task (a full disk); nothing was queued. */
 export class QueueFull extends Error {
   override name = "QueueFull";
@@ -63,7 +98,7 @@ export interface WorkOptions {
 }
 
 /** What a process that only submits, looks up and administers tasks needs of a queue (the HTTP routes). */
-export type TaskSubmitter<P, R> = Pick<TaskQueue<P, R>, "enqueue" | "get" | "revoke" | "waiting" | "pendingCount" | "active" | "workers">;
+export type TaskSubmitter<P, R, S = unknown> = Pick<TaskQueue<P, R, S>, "enqueue" | "get" | "revoke" | "waiting" | "pendingCount" | "active" | "workers" | "history">;
 
 let workingQueues = 0;
 
@@ -77,9 +112,12 @@ export function newWorkerName(): string {
   return `basemodel@${hostname()}:${process.pid}${nth > 1 ? `#${nth}` : ""}`;
 }
 
-export interface TaskQueue<P, R> {
-  /** Records a PENDING task durably and returns it; a QueueFull when there is no room for it. */
-  enqueue(payload: P): Promise<Task<R>>;
+export interface TaskQueue<P, R, S = unknown> {
+  /**
+   * Records a PENDING task durably and returns it; a QueueFull when there is no room for it.
+   * With an entry, the task is in the history (history()) until it is pruned.
+   */
+  enqueue(payload: P, entry?: HistoryEntry<S>): Promise<Task<R>>;
   /** The task, or null when there is none with this id (never queued, or pruned). */
   get(id: string): Promise<Task<R> | null>;
   /** Starts workers that run `handler` on pending tasks, oldest first, until close(). Once per queue. */
@@ -99,7 +137,12 @@ export interface TaskQueue<P, R> {
   active(): Promise<Array<Task<R> & { payload: P; worker: string }>>;
   /** The names of the workers alive now (see newWorkerName), in this process or any other. */
   workers(): Promise<string[]>;
-  /** Forgets the tasks (SUCCESS, FAILURE and REVOKED) that finished before `before`; returns how many. */
+  /**
+   * The tasks enqueued with a history entry, newest first, each with its entry; null when
+   * `query.before` names no task of the history (never in it, or pruned).
+   */
+  history(query: HistoryQuery): Promise<HistoryPage<R, S> | null>;
+  /** Forgets the tasks (SUCCESS, FAILURE and REVOKED) that finished before `before`, their history entries with them; returns how many. */
   prune(before: Date): Promise<number>;
   /**
    * Stops the workers: running handlers are aborted (their signal) and awaited, and their tasks
@@ -126,5 +169,5 @@ export interface TaskQueueFactory {
   takes(location: string): boolean;
   /** The optional packages the queue loads (its drivers): what to install before it is used. */
   drivers: readonly string[];
-  open<P, R>(location: string, options?: QueueOpenOptions): Promise<TaskQueue<P, R>>;
+  open<P, R, S = unknown>(location: string, options?: QueueOpenOptions): Promise<TaskQueue<P, R, S>>;
 }

@@ -4,7 +4,8 @@
  * A task's row stays small (state, progress, result): its payload, which can be as large as a
  * request body, lives deflated in a table of its own and is deleted as the task finishes, so
  * that progress updates do not rewrite it and finished tasks cost a few hundred bytes until
- * prune() forgets them.
+ * prune() forgets them. A task's history entry, deflated too, has a table of its own, whose
+ * rows are in the order the tasks were enqueued and go with their tasks.
  *
  * better-sqlite3 is an optional peer dependency (a native module), so it is imported lazily:
  * merely loading the package never requires it.
@@ -16,7 +17,7 @@ import { errorLine } from "./error-line.js";
 import { throttledProgress } from "./progress-throttle.js";
 import { DriverMissing, NotAQueue, QueueInUse } from "../errors.js";
 import { newWorkerName, PermanentTaskError, QueueFull } from "./queue.js";
-import type { Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
+import type { HistoryEntry, HistoryPage, HistoryQuery, Task, TaskContext, TaskHandler, TaskQueue, TaskQueueFactory, TaskState, WorkOptions } from "./queue.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -41,7 +42,7 @@ export interface SqliteQueueOptions {
 }
 
 /** Stored in PRAGMA user_version: it also tells our files from other SQLite files, which leave it 0. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /**
  * A request's JSON (mostly coordinates) deflates to a third at the fastest level: 0.9 MB in
@@ -67,7 +68,7 @@ export const sqliteQueueFactory: TaskQueueFactory = {
   open: openSqliteTaskQueue,
 };
 
-export async function openSqliteTaskQueue<P, R>(path: string, options: SqliteQueueOptions = {}): Promise<TaskQueue<P, R>> {
+export async function openSqliteTaskQueue<P, R, S = unknown>(path: string, options: SqliteQueueOptions = {}): Promise<TaskQueue<P, R, S>> {
   const settings: Settings = {
     maxAttempts: options.maxAttempts ?? 3,
     retryDelayMs: options.retryDelayMs ?? 1000,
@@ -87,6 +88,7 @@ export async function openSqliteTaskQueue<P, R>(path: string, options: SqliteQue
     const version = prepareSchema(db, path);
     await options.onOwned?.();
     if (version === 1) upgradeFromVersion1(db);
+    if (version < 3) addHistory(db);
     recoverInterruptedTasks(db, settings.maxAttempts, settings.now().toISOString());
     if (options.maxFileBytes !== undefined) {
       const pageSize = db.pragma("page_size", { simple: true }) as number;
@@ -99,7 +101,7 @@ export async function openSqliteTaskQueue<P, R>(path: string, options: SqliteQue
     }
     throw error;
   }
-  return new SqliteTaskQueue<P, R>(db, settings);
+  return new SqliteTaskQueue<P, R, S>(db, settings);
 }
 
 type Settings = Required<Omit<SqliteQueueOptions, "onOwned" | "maxFileBytes">>;
@@ -120,7 +122,7 @@ function prepareSchema(db: Database, path: string): number {
     throw error;
   }
   const fresh = version === 0 && objects === 0;
-  if (!fresh && version !== SCHEMA_VERSION && version !== 1) throw notAQueue();
+  if (!fresh && version !== SCHEMA_VERSION && version !== 1 && version !== 2) throw notAQueue();
   // Before anything else is written to a fresh file: prune() hands the pages of forgotten
   // tasks back to the file system.
   if (fresh) db.pragma("auto_vacuum = INCREMENTAL");
@@ -147,10 +149,25 @@ function prepareSchema(db: Database, path: string): number {
     CREATE INDEX tasks_pending ON tasks (created_at) WHERE state = 'PENDING';
     -- The payload (JSON, deflated) of every task that has not finished.
     CREATE TABLE payloads (task_id TEXT PRIMARY KEY, data BLOB NOT NULL);
+    ${HISTORY_TABLE}
     PRAGMA user_version = ${SCHEMA_VERSION};
     COMMIT;
   `);
   return SCHEMA_VERSION;
+}
+
+/**
+ * The history entries: a row per task enqueued with one, its rowid in enqueue order (the
+ * history's order), its summary deflated, with the length of the summary's JSON (what a page's
+ * maxBytes counts). The index finds one owner's tasks in the same order.
+ */
+const HISTORY_TABLE = `
+    CREATE TABLE history (task_id TEXT PRIMARY KEY, owner TEXT, bytes INTEGER NOT NULL, summary BLOB NOT NULL);
+    CREATE INDEX history_owner ON history (owner) WHERE owner IS NOT NULL;`;
+
+/** Versions 1 and 2 kept no history: the tasks they queued have none. */
+function addHistory(db: Database): void {
+  db.exec(`BEGIN; ${HISTORY_TABLE} PRAGMA user_version = ${SCHEMA_VERSION}; COMMIT;`);
 }
 
 /** Version 1 kept every payload, as JSON text, in its task's row, finished or not. */
@@ -161,7 +178,7 @@ function upgradeFromVersion1(db: Database): void {
     const unfinished = db.prepare("SELECT id, payload FROM tasks WHERE state IN ('PENDING', 'STARTED')").all() as Array<{ id: string; payload: string }>;
     for (const { id, payload } of unfinished) insert.run(id, deflateRawSync(payload, DEFLATE));
     db.exec("ALTER TABLE tasks DROP COLUMN payload");
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.pragma("user_version = 2");
   })();
   // The payloads of finished tasks filled most of the file: give their pages back, once.
   db.pragma("auto_vacuum = INCREMENTAL");
@@ -205,8 +222,23 @@ interface Claimed {
 /** An unfinished task's row with its payload as stored. */
 type RowWithPayload = TaskRow & { payload: Buffer };
 
+/** A task's row with its history entry as stored. */
+type RowWithEntry = TaskRow & { owner: string | null; bytes: number; summary: Buffer };
+
 function unpack<P>(payload: Buffer): P {
   return JSON.parse(inflateRawSync(payload).toString("utf8")) as P;
+}
+
+/** A history entry as its row holds it. */
+interface StoredEntry {
+  owner: string | null;
+  bytes: number;
+  summary: Buffer;
+}
+
+function storedEntry<S>({ summary, owner }: HistoryEntry<S>): StoredEntry {
+  const json = Buffer.from(JSON.stringify(summary), "utf8");
+  return { owner, bytes: json.length, summary: deflateRawSync(json, DEFLATE) };
 }
 
 function toTask<R>(row: TaskRow): Task<R> {
@@ -223,13 +255,14 @@ function toTask<R>(row: TaskRow): Task<R> {
   };
 }
 
-class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
+class SqliteTaskQueue<P, R, S> implements TaskQueue<P, R, S> {
   private readonly statements;
-  private readonly insert: (id: string, payload: Buffer, now: string) => TaskRow;
+  private readonly insert: (id: string, payload: Buffer, now: string, entry: StoredEntry | undefined) => TaskRow;
   private readonly claim: (now: string) => Claimed | undefined;
   /** Runs `write` (which records how the task ended) and deletes the task's payload, together. */
   private readonly finish: (id: string, write: () => void) => void;
   private readonly revokeRow: (id: string, now: string) => TaskRow | undefined;
+  private readonly pruneRows: (before: string) => number;
   private workLoops: Array<Promise<void>> | undefined;
   /**
    * Set by work(). Only this process can open the file, so only its workers ever run the
@@ -253,6 +286,7 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
          VALUES (?, 'PENDING', 0, 0, ?, ?) RETURNING *`,
       ),
       insertPayload: db.prepare("INSERT INTO payloads (task_id, data) VALUES (?, ?)"),
+      insertEntry: db.prepare("INSERT INTO history (task_id, owner, bytes, summary) VALUES (@id, @owner, @bytes, @summary)"),
       get: db.prepare("SELECT * FROM tasks WHERE id = ?"),
       claim: db.prepare(
         `UPDATE tasks SET state = 'STARTED', attempts = attempts + 1, started_at = @now, progress = 0
@@ -279,11 +313,23 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
         `SELECT tasks.*, data AS payload FROM tasks JOIN payloads ON task_id = id
          WHERE id IN (SELECT value FROM json_each(?)) AND state = 'STARTED' ORDER BY started_at, tasks.rowid`,
       ),
+      pruneEntries: db.prepare("DELETE FROM history WHERE task_id IN (SELECT id FROM tasks WHERE state IN ('SUCCESS', 'FAILURE', 'REVOKED') AND finished_at < ?)"),
       prune: db.prepare("DELETE FROM tasks WHERE state IN ('SUCCESS', 'FAILURE', 'REVOKED') AND finished_at < ?"),
+      entryPlace: db.prepare("SELECT rowid FROM history WHERE task_id = ?").pluck(),
+      // Newest first from a place in the history: everyone's, or one owner's (through its index).
+      history: db.prepare(
+        `SELECT tasks.*, owner, bytes, summary FROM history JOIN tasks ON id = task_id
+         WHERE history.rowid < ? ORDER BY history.rowid DESC`,
+      ),
+      ownerHistory: db.prepare(
+        `SELECT tasks.*, owner, bytes, summary FROM history JOIN tasks ON id = task_id
+         WHERE owner = ? AND history.rowid < ? ORDER BY history.rowid DESC`,
+      ),
     };
     this.statements = statements;
-    this.insert = db.transaction((id: string, payload: Buffer, now: string) => {
+    this.insert = db.transaction((id: string, payload: Buffer, now: string, entry: StoredEntry | undefined) => {
       statements.insertPayload.run(id, payload);
+      if (entry) statements.insertEntry.run({ id, ...entry });
       return statements.insertTask.get(id, now, now) as TaskRow;
     });
     this.claim = db.transaction((now: string) => {
@@ -300,13 +346,17 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
       statements.deletePayload.run(id);
       return statements.revoke.get(now, id) as TaskRow | undefined;
     });
+    this.pruneRows = db.transaction((before: string) => {
+      statements.pruneEntries.run(before);
+      return statements.prune.run(before).changes;
+    });
   }
 
-  async enqueue(payload: P): Promise<Task<R>> {
+  async enqueue(payload: P, entry?: HistoryEntry<S>): Promise<Task<R>> {
     const packed = deflateRawSync(JSON.stringify(payload), DEFLATE);
     let row: TaskRow;
     try {
-      row = this.insert(randomUUID(), packed, this.settings.now().toISOString());
+      row = this.insert(randomUUID(), packed, this.settings.now().toISOString(), entry && storedEntry(entry));
     } catch (error) {
       if ((error as { code?: unknown }).code === "SQLITE_FULL") throw new QueueFull("the disk of the task queue is full", { cause: error });
       throw error;
@@ -436,8 +486,30 @@ class SqliteTaskQueue<P, R> implements TaskQueue<P, R> {
     }
   }
 
+  async history({ limit, before, owner, maxBytes }: HistoryQuery): Promise<HistoryPage<R, S> | null> {
+    let place = Number.MAX_SAFE_INTEGER;
+    if (before !== undefined) {
+      const found = this.statements.entryPlace.get(before) as number | undefined;
+      if (found === undefined) return null;
+      place = found;
+    }
+    const rows = (owner === undefined ? this.statements.history.iterate(place) : this.statements.ownerHistory.iterate(owner, place)) as IterableIterator<RowWithEntry>;
+    const tasks: HistoryPage<R, S>["tasks"] = [];
+    let bytes = 0;
+    // Row by row, so that the summaries past the page are never inflated.
+    for (const row of rows) {
+      bytes += row.bytes;
+      if (tasks.length === limit || (tasks.length > 0 && bytes > maxBytes)) {
+        rows.return?.();
+        return { tasks, more: true };
+      }
+      tasks.push({ ...toTask<R>(row), summary: unpack<S>(row.summary), owner: row.owner });
+    }
+    return { tasks, more: false };
+  }
+
   async prune(before: Date): Promise<number> {
-    const { changes } = this.statements.prune.run(before.toISOString());
+    const changes = this.pruneRows(before.toISOString());
     // Hands the freed pages back to the file system: the file shrinks after a burst of tasks.
     this.db.exec("PRAGMA incremental_vacuum");
     return changes;

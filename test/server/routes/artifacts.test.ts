@@ -45,6 +45,7 @@ const noQueue: ExportSubmitter = {
   pendingCount: async () => 0,
   active: async () => [],
   workers: async () => [],
+  history: async () => ({ tasks: [], more: false }),
 };
 
 describe("GET /exports/ through the artifact store", () => {

@@ -101,6 +101,13 @@ describe("OpenAPI document and interactive docs, on the demo town", () => {
     }
   });
 
+  it("every route that documents its answers lists the 503 any route may give (stopping, database or queue unreachable)", async () => {
+    const { body } = await server.get("/openapi.json");
+    for (const [path, method, operation] of operations(body)) {
+      expect(operation.responses["503"]?.content?.["application/json"]?.schema?.$ref, `${method} ${path}`).toBe("#/components/schemas/HTTPError");
+    }
+  });
+
   it("documents the export downloads: a zip, 404 and 416", async () => {
     const { body } = await server.get("/openapi.json");
     const download = body.paths["/exports/{file}"].get as Operation;

@@ -28,6 +28,7 @@ const unusedQueue: ExportSubmitter = {
   pendingCount: () => Promise.reject(new Error("not used")),
   active: () => Promise.reject(new Error("not used")),
   workers: () => Promise.reject(new Error("not used")),
+  history: () => Promise.reject(new Error("not used")),
 };
 
 function exportsFolder(): string {

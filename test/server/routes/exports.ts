@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { afterFile } from "../../support/cleanup.js";
 import { localArtifacts, type ArtifactStore } from "../../../src/server/exports/artifacts.js";
-import { exportTaskHandler, type ExportQueue, type ExportTaskPayload, type ExportTaskResult } from "../../../src/server/tasks/export-tasks.js";
+import { exportTaskHandler, type ExportQueue, type ExportSummary, type ExportTaskPayload, type ExportTaskResult } from "../../../src/server/tasks/export-tasks.js";
 import type { TaskHandler } from "../../../src/server/tasks/queue.js";
 import { openSqliteTaskQueue, type SqliteQueueOptions } from "../../../src/server/tasks/sqlite-queue.js";
 import { monacoStorePath, startServer, type RunningServer } from "./helpers.js";
@@ -23,34 +23,47 @@ export interface ExportServer extends RunningServer {
   artifacts: ArtifactStore;
 }
 
-/** The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this process (none for 0). */
+/**
+ * The real server over Monaco (or `store`) with an export queue and `concurrency` workers in this
+ * process (none for 0). The queue is SQLite's in the export folder, or the one `openQueue` opens
+ * for it; the folder is a fresh one, or `directory`, which a server used before (a restart).
+ */
 export async function startExportServer(
   options: {
     concurrency?: number;
     exports?: Partial<NonNullable<ServerOptions["exports"]>>;
     store?: string;
     queue?: SqliteQueueOptions;
+    openQueue?: (directory: string) => Promise<ExportQueue>;
+    directory?: string;
     server?: Omit<ServerOptions, "store" | "exports">;
     /** Wraps the real export handler: a test may hold a task running, or watch it. */
     wrap?: (handler: TaskHandler<ExportTaskPayload, ExportTaskResult>) => TaskHandler<ExportTaskPayload, ExportTaskResult>;
   } = {},
 ): Promise<ExportServer> {
-  // The export folder alone in a folder of its own: a test can see that nothing lands beside it.
-  const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
-  const directory = join(root, "exports");
-  mkdirSync(directory);
+  const directory = options.directory ?? freshExportFolder();
   const artifacts = localArtifacts(directory);
-  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue });
+  const queue = await (options.openQueue ?? ((at) => openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(at, ".tasks.sqlite"), { retryDelayMs: 50, ...options.queue })))(directory);
   const server = await startServer(options.store ?? (await monacoStorePath()), { ...options.server, exports: { queue, artifacts, ...options.exports } });
   const handler = exportTaskHandler(server.store, artifacts);
   // Concurrency 0: no worker in this process, as a server with --queue runs none.
   if (options.concurrency !== 0) queue.work(options.wrap ? options.wrap(handler) : handler, { concurrency: options.concurrency ?? 2 });
-  // Clean-ups run last-registered first: the queue stops before the server closes the store.
-  afterFile(async () => {
+  // The queue stops before the server closes the store.
+  const close = async () => {
     await queue.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-  return { ...server, queue, directory, artifacts };
+    await server.close();
+  };
+  afterFile(close);
+  return { ...server, queue, directory, artifacts, close };
+}
+
+/** An export folder alone in a folder of its own, so that a test can see that nothing lands beside it; removed after the file. */
+function freshExportFolder(): string {
+  const root = mkdtempSync(join(tmpdir(), "basemodel-exports-"));
+  afterFile(() => rmSync(root, { recursive: true, force: true }));
+  const directory = join(root, "exports");
+  mkdirSync(directory);
+  return directory;
 }
 
 /** A finished snapshot export's task status: its result says where the file is. */

@@ -30,7 +30,9 @@ export interface RunningServer {
   url: string;
   store: FeatureStore;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
-  get(path: string): Promise<Answer>;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  /** Stops the server and closes its store, before the end of the file (a restart); done after the file otherwise. */
+  close(): Promise<void>;
 }
 
 /** The real server on a real port, over a real store (a file, or a postgres:// URL); closed after the test file. */
@@ -38,10 +40,13 @@ export async function startServer(storePath: string, options: Omit<ServerOptions
   const store = await openStore(storePath);
   const app = await createServer({ store, ...options });
   const url = await app.listen({ port: 0, host: "127.0.0.1" });
-  afterFile(async () => {
-    await app.close();
-    await store.close();
-  });
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      await app.close();
+      await store.close();
+    })());
+  afterFile(close);
   const answer = async (response: Response) => {
     const text = await response.text();
     let body: unknown;
@@ -57,7 +62,8 @@ export async function startServer(storePath: string, options: Omit<ServerOptions
     store,
     post: async (path, body, headers = { "content-type": "application/json" }) =>
       answer(await fetch(url + path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) })),
-    get: async (path) => answer(await fetch(url + path)),
+    get: async (path, headers) => answer(await fetch(url + path, { headers })),
+    close,
   };
 }
 

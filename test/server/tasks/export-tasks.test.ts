@@ -18,6 +18,7 @@ import {
   deleteOldExports,
   exportTaskHandler,
   type ExportQueue,
+  type ExportSummary,
   type ExportTaskPayload,
   type ExportTaskResult,
 } from "../../../src/server/tasks/export-tasks.js";
@@ -41,7 +42,7 @@ afterAll(() => store.close());
 async function exportQueue(options: SqliteQueueOptions = {}): Promise<{ queue: ExportQueue; directory: string }> {
   const directory = mkdtempSync(join(tmpdir(), "basemodel-export-tasks-"));
   afterFile(() => rmSync(directory, { recursive: true, force: true }));
-  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), { retryDelayMs: 5, pollMs: 5, ...options });
+  const queue = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(directory, ".tasks.sqlite"), { retryDelayMs: 5, pollMs: 5, ...options });
   afterFile(() => queue.close());
   return { queue, directory };
 }
@@ -108,7 +109,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
 
     await queue.close();
     expect(leftovers(directory)).toEqual([]);
-    const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"));
+    const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(directory, ".tasks.sqlite"));
     afterFile(() => reopened.close());
     expect(await reopened.get(task.id)).toMatchObject({ state: "PENDING", attempts: 0 });
   });
@@ -131,7 +132,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
         writeFileSync(join(directory, path), "PK");
       }
     }
-    const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"));
+    const reopened = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(directory, ".tasks.sqlite"));
     afterFile(() => reopened.close());
     const artifacts = localArtifacts(directory);
     expect((await artifacts.unfinishedTasks()).sort()).toEqual([pending.id, failed.id, forgotten].sort());
@@ -154,7 +155,7 @@ describe("export tasks that go wrong leave nothing behind", () => {
     writeFileSync(join(work, "Export.geojson"), "x".repeat(100_000));
     writeFileSync(join(directory, `${zipName(task.id)}.partial`), "PK");
 
-    const restarted = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult>(join(directory, ".tasks.sqlite"), {
+    const restarted = await openSqliteTaskQueue<ExportTaskPayload, ExportTaskResult, ExportSummary>(join(directory, ".tasks.sqlite"), {
       maxAttempts: 3,
       onOwned: () => localArtifacts(directory).removeUnfinished(),
     });

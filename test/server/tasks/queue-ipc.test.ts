@@ -49,6 +49,7 @@ describe("a task queue over IPC", () => {
       pendingCount: () => Promise.reject(new Error("not used")),
       active: () => Promise.reject(new Error("not used")),
       workers: () => Promise.reject(new Error("not used")),
+      history: () => Promise.reject(new Error("not used")),
     };
     const { owner, submitter } = channelPair();
     const stop = answerTaskCalls(queue, owner);
@@ -72,7 +73,7 @@ describe("a task queue over IPC", () => {
     expect(owner.listenerCount("message")).toBe(0);
   });
 
-  it("revokes tasks and lists the waiting and active ones and the workers in the owning process", async () => {
+  it("revokes tasks and lists the waiting and active ones, the workers and the history in the owning process", async () => {
     const revoked: Task<string> = { ...task("t0"), state: "REVOKED", finishedAt: "2026-11-22T00:01:00Z" };
     const running = { ...task("t1"), state: "STARTED" as const, attempts: 1, startedAt: "2026-11-22T00:00:30Z", payload: { n: 1 }, worker: "basemodel@host:7" };
     const waiting = [{ ...task("t2"), payload: { n: 2 } }, { ...task("t3"), payload: { n: 3 } }];
@@ -87,6 +88,7 @@ describe("a task queue over IPC", () => {
       pendingCount: async () => waiting.length,
       active: async () => [running],
       workers: async () => ["basemodel@host:7", "basemodel@host:7#2"],
+      history: async (query) => (query.before === "t9" ? null : { tasks: [{ ...revoked, summary: query, owner: query.owner ?? null }], more: true }),
     };
     const { owner, submitter } = channelPair();
     answerTaskCalls(queue, owner);
@@ -99,6 +101,9 @@ describe("a task queue over IPC", () => {
     expect(await remote.pendingCount()).toBe(2);
     expect(await remote.active()).toEqual([running]);
     expect(await remote.workers()).toEqual(["basemodel@host:7", "basemodel@host:7#2"]);
+    const query = { limit: 2, maxBytes: 100, before: "t3", owner: "7" };
+    expect(await remote.history(query)).toEqual({ tasks: [{ ...revoked, summary: query, owner: "7" }], more: true });
+    expect(await remote.history({ limit: 2, maxBytes: 100, before: "t9" })).toBeNull();
   });
 
   it("stops a task the owning process runs when another process revokes it", async () => {
@@ -117,7 +122,7 @@ describe("a task queue over IPC", () => {
       answerTaskCalls(queue, owner);
       const remote = taskSubmitterOver<string, string>(submitter);
       const long = await remote.enqueue("long");
-      const next = await remote.enqueue("next");
+      const next = await remote.enqueue("next", { summary: "the next one", owner: "7" });
       const signal = await started.promise;
 
       const [worker] = await remote.workers();
@@ -127,6 +132,7 @@ describe("a task queue over IPC", () => {
       expect(signal.aborted).toBe(true);
       expect(await until(remote, next.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "next done" });
       expect(await remote.get(long.id)).toMatchObject({ state: "REVOKED", attempts: 1 });
+      expect(await remote.history({ limit: 10, maxBytes: 1000 })).toEqual({ tasks: [{ ...(await queue.get(next.id)), summary: "the next one", owner: "7" }], more: false });
     } finally {
       await queue.close();
     }

@@ -23,8 +23,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((queue) => queue.close()));
 });
 
-async function open<P = string, R = string>(path: string, options?: SqliteQueueOptions): Promise<TaskQueue<P, R>> {
-  const queue = await openSqliteTaskQueue<P, R>(path, options);
+async function open<P = string, R = string, S = unknown>(path: string, options?: SqliteQueueOptions): Promise<TaskQueue<P, R, S>> {
+  const queue = await openSqliteTaskQueue<P, R, S>(path, options);
   opened.push(queue as TaskQueue<unknown, unknown>);
   return queue;
 }
@@ -125,7 +125,7 @@ describe("the SQLite task queue", () => {
   it("refuses files that are not task queues and leaves them unchanged", async () => {
     const text = join(directory, "notes.txt");
     writeFileSync(text, "not a database\n".repeat(100));
-    await expect(openSqliteTaskQueue(text)).rejects.toThrow(`${text} is not a task queue of schema version 2`);
+    await expect(openSqliteTaskQueue(text)).rejects.toThrow(`${text} is not a task queue of schema version 3`);
     expect(readFileSync(text, "utf8")).toBe("not a database\n".repeat(100));
 
     const other = join(directory, "other.db");
@@ -133,7 +133,7 @@ describe("the SQLite task queue", () => {
     db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     db.close();
     const before = readFileSync(other);
-    await expect(openSqliteTaskQueue(other)).rejects.toThrow(`${other} is not a task queue of schema version 2`);
+    await expect(openSqliteTaskQueue(other)).rejects.toThrow(`${other} is not a task queue of schema version 3`);
     expect(readFileSync(other).equals(before)).toBe(true);
   });
 
@@ -279,5 +279,40 @@ describe("the SQLite task queue", () => {
     await queue.close();
     // The finished task's payload is gone, and its pages with it.
     expect(statSync(path).size).toBeLessThan(50_000);
+    const upgraded = new Database(path, { readonly: true });
+    expect(upgraded.pragma("user_version", { simple: true })).toBe(3);
+    upgraded.close();
+  });
+
+  it("upgrades a queue of schema version 2, which kept no history: its tasks stay, out of the history, and new ones are in it", async () => {
+    const path = freshPath();
+    const v2 = await open<string, string>(path);
+    const old = await v2.enqueue("old");
+    await v2.close();
+    tamper(path, "DROP TABLE history");
+    tamper(path, "PRAGMA user_version = 2");
+
+    const queue = await open<string, string, string>(path);
+    const fresh = await queue.enqueue("new", { summary: "new", owner: null });
+    expect(await queue.history({ limit: 10, maxBytes: 1000 })).toEqual({ tasks: [{ ...fresh, summary: "new", owner: null }], more: false });
+    queue.work(async (payload) => `${payload} ran`, { concurrency: 1 });
+    expect(await until(queue, old.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "old ran" });
+  });
+
+  it("keeps a history entry deflated, as long as its task", async () => {
+    const path = freshPath();
+    const ring = Array.from({ length: 24_000 }, (_, i) => [7.425 + 0.005 * Math.cos(i / 3820), 43.735 + 0.004 * Math.sin(i / 3820)]);
+    const summary = { geometry: { type: "Polygon", coordinates: [ring] } };
+    const queue = await open<string, number, typeof summary>(path);
+    queue.work(async (payload) => payload.length, { concurrency: 1 });
+    const task = await queue.enqueue("export", { summary, owner: "7" });
+    await until(queue, task.id, (t) => t.state === "SUCCESS");
+    expect((await queue.history({ limit: 1, maxBytes: 1 }))!.tasks[0]!.summary).toEqual(summary);
+    await queue.close();
+    const db = new Database(path, { readonly: true });
+    const row = db.prepare("SELECT bytes, length(summary) AS stored FROM history").get() as { bytes: number; stored: number };
+    expect(row.bytes).toBe(Buffer.byteLength(JSON.stringify(summary)));
+    expect(row.stored).toBeLessThan(row.bytes / 2);
+    db.close();
   });
 });

@@ -5,7 +5,7 @@
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { PermanentTaskError } from "../../../../src/server/tasks/queue.js";
-import type { Task, TaskContext, TaskQueue } from "../../../../src/server/tasks/queue.js";
+import type { HistoryQuery, Task, TaskContext, TaskQueue } from "../../../../src/server/tasks/queue.js";
 import { deferred, eventually, until } from "./wait.js";
 
 export interface QueueSettings {
@@ -15,7 +15,7 @@ export interface QueueSettings {
 
 /** A queue's storage: open() opens it, again after close() to see what the last queue left. */
 export interface QueuePlace {
-  open<P, R>(): Promise<TaskQueue<P, R>>;
+  open<P, R, S = unknown>(): Promise<TaskQueue<P, R, S>>;
 }
 
 /** Makes a fresh, empty place for a queue with these settings. */
@@ -38,8 +38,8 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
     afterEach(async () => {
       await Promise.all(opened.splice(0).map((queue) => queue.close()));
     });
-    const open = async <P = string, R = string>(where: QueuePlace): Promise<TaskQueue<P, R>> => {
-      const queue = await where.open<P, R>();
+    const open = async <P = string, R = string, S = unknown>(where: QueuePlace): Promise<TaskQueue<P, R, S>> => {
+      const queue = await where.open<P, R, S>();
       opened.push(queue as TaskQueue<unknown, unknown>);
       return queue;
     };
@@ -387,6 +387,85 @@ export function describeQueueContract(name: string, newPlace: () => NewPlace | u
       expect(await queue.get(revoked.id)).toEqual(revoked);
       expect(await queue.prune(new Date(finishedAt + 1))).toBe(1);
       expect(await queue.get(revoked.id)).toBeNull();
+    });
+
+    /** A page of the history with room for every summary. */
+    const everything = (query: Partial<HistoryQuery> = {}): HistoryQuery => ({ limit: 100, maxBytes: 1e9, ...query });
+
+    it("keeps a history of the tasks enqueued with an entry, newest first, their summaries kept once the payloads are dropped; another opener sees it", async () => {
+      const where = fresh();
+      const queue = await open<string, string, { area: number[] }>(where);
+      // Revoked before any worker could take it.
+      const revoked = (await queue.revoke((await queue.enqueue("revoked", { summary: { area: [] }, owner: "7" })).id))!;
+      queue.work(async (payload) => {
+        if (payload === "broken") throw new PermanentTaskError("the area is empty");
+        return `${payload} done`;
+      }, { concurrency: 1 });
+      const done = await queue.enqueue("done", { summary: { area: [1, 2] }, owner: "7" });
+      const unlisted = await queue.enqueue("unlisted");
+      const broken = await queue.enqueue("broken", { summary: { area: [3] }, owner: null });
+      for (const task of [done, unlisted, broken]) await until(queue, task.id, (t) => t.state === "SUCCESS" || t.state === "FAILURE");
+
+      const expected = [
+        { ...(await queue.get(broken.id))!, summary: { area: [3] }, owner: null },
+        { ...(await queue.get(done.id))!, summary: { area: [1, 2] }, owner: "7" },
+        { ...revoked, summary: { area: [] }, owner: "7" },
+      ];
+      expect(expected.map((task) => task.state)).toEqual(["FAILURE", "SUCCESS", "REVOKED"]);
+      expect(expected[0]).toMatchObject({ error: "the area is empty" });
+      expect(await queue.history(everything())).toEqual({ tasks: expected, more: false });
+      await queue.close();
+      const reopened = await open<string, string, { area: number[] }>(where);
+      expect(await reopened.history(everything())).toEqual({ tasks: expected, more: false });
+      expect(await reopened.history(everything({ owner: "7" }))).toEqual({ tasks: [expected[1], expected[2]], more: false });
+      expect(await reopened.history(everything({ owner: "8" }))).toEqual({ tasks: [], more: false });
+    });
+
+    it("pages the history: at most `limit` tasks, those before a task, within `maxBytes` but for the first; null before a task it does not hold", async () => {
+      const queue = await open<string, string, string>(fresh());
+      const tasks: Array<Task<string>> = [];
+      for (const [index, summary] of ["a", "b", "c".repeat(1000), "d", "e"].entries()) tasks.push(await queue.enqueue(summary, { summary, owner: index % 2 === 0 ? "even" : "odd" }));
+      const ids = (page: Awaited<ReturnType<typeof queue.history>>) => page && { ids: page.tasks.map((task) => task.summary[0]), more: page.more };
+
+      expect(ids(await queue.history(everything({ limit: 2 })))).toEqual({ ids: ["e", "d"], more: true });
+      expect(ids(await queue.history(everything({ limit: 2, before: tasks[3]!.id })))).toEqual({ ids: ["c", "b"], more: true });
+      expect(ids(await queue.history(everything({ limit: 2, before: tasks[1]!.id })))).toEqual({ ids: ["a"], more: false });
+      expect(ids(await queue.history(everything({ before: tasks[0]!.id })))).toEqual({ ids: [], more: false });
+      expect(ids(await queue.history(everything({ limit: 5 })))).toEqual({ ids: ["e", "d", "c", "b", "a"], more: false });
+      expect(ids(await queue.history(everything({ owner: "even", before: tasks[4]!.id })))).toEqual({ ids: ["c", "a"], more: false });
+      expect(ids(await queue.history(everything({ owner: "odd", limit: 1 })))).toEqual({ ids: ["d"], more: true });
+      // Each summary is its JSON text: "e" is 3 bytes, the c's 1,002.
+      expect(ids(await queue.history(everything({ maxBytes: 6 })))).toEqual({ ids: ["e", "d"], more: true });
+      expect(ids(await queue.history(everything({ maxBytes: 5 })))).toEqual({ ids: ["e"], more: true });
+      expect(ids(await queue.history(everything({ maxBytes: 1, before: tasks[3]!.id })))).toEqual({ ids: ["c"], more: true });
+      expect(await queue.history(everything({ before: UNKNOWN_ID }))).toBeNull();
+    });
+
+    it("forgets a pruned task's history entry with it; unfinished tasks stay listed however late the time", async () => {
+      const queue = await open<string, string, string>(fresh());
+      const release = deferred();
+      queue.work(async (payload, { signal }) => {
+        if (payload === "broken") throw new PermanentTaskError("broken");
+        if (payload === "running") await Promise.race([release.promise, aborted(signal)]);
+        return payload;
+      }, { concurrency: 1 });
+      const entry = (summary: string) => ({ summary, owner: "7" });
+      const done = await until(queue, (await queue.enqueue("done", entry("done"))).id, (t) => t.state === "SUCCESS");
+      await until(queue, (await queue.enqueue("broken", entry("broken"))).id, (t) => t.state === "FAILURE");
+      const running = await queue.enqueue("running", entry("running"));
+      await until(queue, running.id, (t) => t.state === "STARTED");
+      // Behind the running task, which holds the one worker: revoked before it can run.
+      await queue.revoke((await queue.enqueue("revoked", entry("revoked"))).id);
+      await queue.enqueue("pending", entry("pending"));
+      const listed = async (query?: Partial<HistoryQuery>) => (await queue.history(everything(query)))!.tasks.map((task) => task.summary);
+      expect(await listed()).toEqual(["pending", "revoked", "running", "broken", "done"]);
+
+      expect(await queue.prune(new Date(Date.now() + 60_000))).toBe(3);
+      expect(await listed()).toEqual(["pending", "running"]);
+      expect(await listed({ owner: "7" })).toEqual(["pending", "running"]);
+      expect(await queue.history(everything({ before: done.id }))).toBeNull();
+      release.resolve();
+      expect(await until(queue, running.id, (t) => t.state === "SUCCESS")).toMatchObject({ result: "running" });
     });
 
     it("refuses a second work() call and a concurrency that is not a positive integer", async () => {
