@@ -12,7 +12,7 @@ import { areaKm2 } from "../../src/model/area.js";
 import type { PolygonalGeometry } from "../../src/model/geojson.js";
 import { afterFile } from "../support/cleanup.js";
 import { hasChromium, screenshot, watchedPage, type WatchedPage } from "../support/browser.js";
-import { pythonZip, startExportServer, type ExportServer } from "../server/routes/exports.js";
+import { finishedExport, pythonZip, startExportServer, type ExportServer } from "../server/routes/exports.js";
 import { MONACO_CENTRE } from "../server/routes/helpers.js";
 import { BAD_VALUE, MAPATHON_BOX, mapathonStorePath, UNSQUARED } from "../server/routes/mapathon.js";
 
@@ -164,6 +164,68 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     const exported = JSON.parse(pythonZip(zip, "sys.stdout.write(z.read('Export.geojson').decode())"));
     expect(exported.features.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
+  });
+
+  it("a custom export's categories in YAML go to the YAML route, and each of its zips downloads", async () => {
+    const { page, errors } = await openHome(server);
+    await uploadArea(page, boxPolygon(MONACO_CENTRE));
+    await page.getByRole("tab", { name: "Export" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Export" });
+    await panel.getByRole("radio", { name: "Categories (YAML or JSON)" }).check();
+    await panel.getByRole("textbox", { name: "File name" }).fill("monaco_centre");
+    const shown = await panel.getByLabel("Request body").textContent();
+    expect(shown).toMatch(/^geometry: \{"type":"Feature"/);
+    expect(shown).toContain('dataset: {"dataset_prefix":"monaco_centre"}\ncategories:\n  - Buildings:\n');
+    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/custom/snapshot/yaml/"));
+    await panel.getByRole("button", { name: "Export", exact: true }).click();
+    const request = await sent;
+    expect(request.postData()).toBe(shown);
+    expect(request.headers()["content-type"]).toBe("application/yaml");
+    // The example's two categories, one format each: two zips.
+    const downloads = panel.getByRole("link", { name: /^Download monaco_centre_/ });
+    await downloads.first().waitFor(PATIENCE);
+    expect(await downloads.count()).toBe(2);
+    for (const link of await downloads.all()) {
+      const response = await fetch((await link.getAttribute("href"))!);
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+    }
+    expect(errors.filter((error) => !/\/(tiles\.json|layers\/count\/)/.test(error))).toEqual([]);
+  });
+
+  it("pasted GeoJSON is the area", async () => {
+    const { page } = await openHome(server);
+    const centre = boxPolygon(MONACO_CENTRE);
+    await page.getByText("Paste GeoJSON", { exact: true }).click();
+    await page.getByRole("textbox", { name: "GeoJSON of the area" }).fill(JSON.stringify(centre));
+    await page.getByRole("button", { name: "Use pasted area" }).click();
+    const area = page.getByRole("tabpanel", { name: "Area" });
+    await area.getByText(shownKm2(centre), { exact: true }).waitFor(PATIENCE);
+    await area.getByText("· pasted GeoJSON").waitFor(PATIENCE);
+  });
+
+  it("History lists an export with its area, files and Download, and runs it again", async () => {
+    const body = { geometry: boxPolygon(MONACO_CENTRE), fileName: "History_test", outputType: "geojson", filters: { tags: { allGeometry: { building: [] } } } };
+    const done = await finishedExport(server, body);
+    const { page, errors } = await openHome(server);
+    await page.getByRole("tab", { name: "History" }).click();
+    const entry = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li").filter({ hasText: "History_test" }).first();
+    await entry.waitFor(PATIENCE);
+    expect(await entry.textContent()).toContain("Done");
+    expect(await entry.getByRole("link", { name: "Download" }).getAttribute("href")).toBe(done.result.downloadUrl);
+    const show = entry.getByRole("button", { name: "Show area" });
+    await show.click();
+    expect(await show.getAttribute("aria-pressed")).toBe("true");
+    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/snapshot/"));
+    await entry.getByRole("button", { name: "Run again" }).click();
+    // The request as it was sent, sent again.
+    expect(JSON.parse((await sent).postData()!)).toEqual(body);
+    await page.getByRole("tabpanel", { name: "Export" }).getByRole("link", { name: "Download" }).waitFor(PATIENCE);
+    await page.getByRole("tab", { name: "History" }).click();
+    const entries = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li");
+    await expect.poll(() => entries.filter({ hasText: "History_test" }).count(), PATIENCE).toBe(2);
+    await screenshot(page, "history");
+    expect(errors.filter((error) => !/\/(tiles\.json|layers\/count\/)/.test(error))).toEqual([]);
   });
 
   it("lists the area's data quality findings, each linking to its object on openstreetmap.org", async () => {

@@ -2,6 +2,7 @@
  * The server's history of exports (GET /history/), newest first, kept across restarts. Its shape
  * is read here alone: the rest of the page sees `HistoryEntry`.
  */
+import type { ExportHistory, ExportHistoryEntry } from "basemodel/api";
 import { getJson } from "../../shared/http.js";
 import type { ExportRequest } from "../export/request.js";
 
@@ -9,29 +10,6 @@ export const HISTORY_PATH = "/history/";
 
 /** How many of the newest exports the panel lists. */
 const LIMIT = 50;
-
-interface WireFile {
-  name: string;
-  format: string;
-  category: string | null;
-  size: number;
-  features: number;
-  url: string | null;
-}
-
-interface WireEntry {
-  id: string;
-  status: string;
-  createdAt: string;
-  area: unknown;
-  iso3: string | null;
-  formats: string[];
-  fileName: string;
-  files: WireFile[];
-  size: number | null;
-  error: string | null;
-  request: { method: string; path: string; body: unknown };
-}
 
 export interface HistoryEntry {
   id: string;
@@ -43,7 +21,7 @@ export interface HistoryEntry {
   formats: string[];
   fileName: string;
   /** What it published, once done; `url` null once deleted. */
-  files: WireFile[];
+  files: ExportHistoryEntry["files"];
   size: number | undefined;
   error: string | undefined;
   /** The request as it was sent, to run again. */
@@ -51,11 +29,11 @@ export interface HistoryEntry {
 }
 
 /** The body again as it was sent: JSON, which the YAML route reads too (JSON is YAML). */
-function requestOf(sent: WireEntry["request"]): ExportRequest {
+function requestOf(sent: ExportHistoryEntry["request"]): ExportRequest {
   return { path: sent.path, contentType: sent.path.endsWith("/yaml/") ? "application/yaml" : "application/json", body: JSON.stringify(sent.body), headers: {} };
 }
 
-function entryOf(wire: WireEntry): HistoryEntry {
+function entryOf(wire: ExportHistoryEntry): HistoryEntry {
   return {
     id: wire.id,
     status: wire.status,
@@ -73,6 +51,6 @@ function entryOf(wire: WireEntry): HistoryEntry {
 
 /** The newest exports; `accessToken` for a server with a users file. */
 export async function readHistory(accessToken: string): Promise<HistoryEntry[]> {
-  const { exports } = await getJson<{ exports: WireEntry[] }>(`${HISTORY_PATH}?limit=${LIMIT}`, undefined, accessToken === "" ? {} : { "access-token": accessToken });
+  const { exports } = await getJson<ExportHistory>(`${HISTORY_PATH}?limit=${LIMIT}`, undefined, accessToken === "" ? {} : { "access-token": accessToken });
   return exports.map(entryOf);
 }
