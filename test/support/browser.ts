@@ -5,6 +5,9 @@
  * page's. Without Chromium the tests skip with one line (a failure under BASEMODEL_TEST_ALL=1).
  */
 import { mkdirSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { dirname, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterFile } from "./cleanup.js";
@@ -23,6 +26,10 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
   "--no-default-browser-check",
+  // Nor form predictions (content-autofill.googleapis.com, asked as a page shows a form), time
+  // queries, hints or preconnects. Chromium keeps the last --disable-features alone: this one
+  // replaces playwright-core's, so it names those of its features that go out too.
+  `--disable-features=${["AutofillServerCommunication", "OptimizationHints", "NetworkTimeServiceQuerying", "PreconnectToSearch", "AimEnabled", "MediaRouter", "HttpsUpgrades", "HttpsFirstBalancedModeAutoEnable", "PaintHolding"].join(",")}`,
 ];
 
 /** Whether Debian's chromium is installed; else one line says to install it. */
@@ -42,6 +49,42 @@ export function browser(): Promise<Browser> {
   return launched;
 }
 
+/**
+ * An HTTP proxy that every request of a browser context goes through, loopback included: the one
+ * record of what went out for the page, its workers' requests and the browser's own on its behalf
+ * too (Playwright's request events show only the page's and its workers': Chromium's form
+ * predictions to content-autofill.googleapis.com showed here alone). Requests to loopback are
+ * passed on; any other is refused (502, or 403 for a tunnel) and recorded all the same.
+ */
+async function recordingProxy(): Promise<{ server: string; requests: string[] }> {
+  const requests: string[] = [];
+  const proxy = createHttpServer((request, reply) => {
+    const url = request.url ?? "";
+    requests.push(url);
+    const target = new URL(url);
+    if (!LOOPBACK.has(target.hostname)) {
+      reply.writeHead(502).end("not on this machine");
+      return;
+    }
+    const forwarded = httpRequest(url, { method: request.method, headers: request.headers }, (answer) => {
+      reply.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(reply);
+    });
+    forwarded.on("error", () => reply.destroy());
+    request.pipe(forwarded);
+  });
+  proxy.on("connect", (request: IncomingMessage, socket: Duplex) => {
+    requests.push(`https://${request.url ?? ""}`);
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  afterFile(() => new Promise((resolve) => proxy.close(resolve)));
+  proxy.unref();
+  return { server: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, requests };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
 /** A page and what it did: every request's URL (the page's and its workers'), and what went wrong in it. */
 export interface WatchedPage {
   page: Page;
@@ -53,11 +96,11 @@ export interface WatchedPage {
 
 /** A fresh browser context (no cache, no cookies) with one page, watched from before its first request. */
 export async function watchedPage(viewport = { width: 1280, height: 800 }): Promise<WatchedPage> {
-  const context = await (await browser()).newContext({ viewport, acceptDownloads: true });
+  const { server, requests } = await recordingProxy();
+  // Playwright sends loopback through a context's proxy too (it adds <-loopback> to the bypass list).
+  const context = await (await browser()).newContext({ viewport, acceptDownloads: true, proxy: { server } });
   afterFile(() => context.close());
-  const requests: string[] = [];
   const errors: string[] = [];
-  context.on("request", (request) => requests.push(request.url()));
   const page = await context.newPage();
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);

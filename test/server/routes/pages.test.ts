@@ -4,7 +4,7 @@
  * headers and their gzip twins, the settings the home page reads, and a server whose pages are
  * not built.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +111,31 @@ describe("the web pages and their assets", () => {
     const plain = await startServer(await monacoStorePath(), { users: [{ token: "t0ken", osmId: 1, username: "admin", role: "admin", imgUrl: null }] });
     const { body } = await plain.get("/page/settings.json");
     expect(body).toMatchObject({ exports: false, maxAreaKm2: 100_000, plainMaxAreaKm2: 6, accessTokens: true });
+  });
+});
+
+describe("pages beside the home page", () => {
+  it("each page of pages.json is served at its path, under the same policy", async () => {
+    const root = mkdtempSync(join(tmpdir(), "basemodel-pages-"));
+    afterFile(() => rmSync(root, { recursive: true, force: true }));
+    mkdirSync(join(root, "assets"));
+    writeFileSync(join(root, "home.html"), "<!doctype html><title>home</title>");
+    writeFileSync(join(root, "validate.html"), "<!doctype html><title>validate</title>");
+    writeFileSync(join(root, "pages.json"), JSON.stringify([{ name: "home", path: "/", html: "home.html" }, { name: "validate", path: "/validate", html: "validate.html" }]));
+    const app = Fastify();
+    app.addSchema(pageSettingsSchema);
+    await app.register(pageRoutes, { root, exports: false, maxAreaKm2: 1, plainMaxAreaKm2: 1, accessTokens: false });
+    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    afterFile(() => app.close());
+    for (const [path, title] of [
+      ["/", "home"],
+      ["/validate", "validate"],
+    ]) {
+      const response = await fetch(`${url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(await response.text(), path).toContain(`<title>${title}</title>`);
+      expect(response.headers.get("content-security-policy"), path).toContain("default-src 'self'");
+    }
   });
 });
 

@@ -19,8 +19,8 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
   const map = new MapLibreMap({
     container,
     style: storeStyle(tiles?.source),
-    bounds: tiles?.bounds ?? WORLD,
-    fitBoundsOptions: { padding: 20 },
+    // The tiles' own starting view (TileJSON's center), else all they cover, else the world.
+    ...(tiles?.center ? { center: [tiles.center[0], tiles.center[1]] as [number, number], zoom: tiles.center[2] } : { bounds: tiles?.bounds ?? WORLD, fitBoundsOptions: { padding: 20 } }),
     attributionControl: false,
     // The view in the address (#zoom/lat/lon): a link to it shows the same place.
     hash: true,
@@ -29,11 +29,13 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
     pitchWithRotate: false,
     touchPitch: false,
   });
+  map.getCanvas().setAttribute("aria-describedby", "map-description");
   map.touchZoomRotate.disableRotation();
   map.keyboard.disableRotation();
   map.addControl(new NavigationControl({ showCompass: false }), "top-right");
   map.addControl(new ScaleControl({ unit: "metric" }), "bottom-right");
-  map.addControl(new AttributionControl({ compact: false, customAttribution: '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>' }), "bottom-right");
+  // The tiles' own attribution (OpenStreetMap's, from the TileJSON).
+  map.addControl(new AttributionControl({ compact: false }), "bottom-right");
   // Busy from a move or a load until everything is drawn.
   map.on("movestart", () => container.setAttribute("aria-busy", "true"));
   map.on("dataloading", () => container.setAttribute("aria-busy", "true"));

@@ -7,6 +7,8 @@ export const TILEJSON_PATH = "/tiles.json";
 interface TileJson {
   tiles: string[];
   bounds?: [number, number, number, number];
+  /** [longitude, latitude, zoom]: the view a map of these tiles starts at. */
+  center?: [number, number, number];
   minzoom?: number;
   maxzoom?: number;
   attribution?: string;
@@ -24,6 +26,7 @@ function absoluteTemplate(template: string): string {
 export interface StoreTiles {
   source: VectorSourceSpecification;
   bounds: [number, number, number, number] | undefined;
+  center: [number, number, number] | undefined;
 }
 
 export async function storeTiles(): Promise<StoreTiles> {
@@ -36,5 +39,5 @@ export async function storeTiles(): Promise<StoreTiles> {
     ...(tileJson.bounds !== undefined && { bounds: tileJson.bounds }),
     attribution: tileJson.attribution ?? "© OpenStreetMap contributors",
   };
-  return { source, bounds: tileJson.bounds };
+  return { source, bounds: tileJson.bounds, center: tileJson.center };
 }
