@@ -1,6 +1,7 @@
 // The web pages (web/) into dist/web/, what `basemodel serve` serves (src/server/routes/pages.ts):
 //   dist/web/<page>.html          one per folder of web/ with a main.ts (web/shared/ is no page),
-//                                 from web/shared/page.html, naming its hashed script and style
+//                                 from web/shared/page.html, naming its hashed script, style and
+//                                 chunks, with the page's own web/<page>/head.html when it has one
 //   dist/web/assets/<name>-<hash>  the pages' scripts and styles (esbuild, minified, shared chunks
 //                                 split out), MapLibre's worker, the icon; each beside a gzip twin
 //   dist/web/pages.json            the pages: name, path served at, HTML file
@@ -82,10 +83,16 @@ export async function buildWeb(root) {
     const [script, output] = outputs.find(([, entry]) => entry.entryPoint === `web/${name}/main.ts`) ?? [];
     if (script === undefined) throw new Error(`esbuild wrote no script for the page ${name}`);
     const path = (file) => escapeAttribute(relative(out, join(rootPath, file)));
+    // The chunks the script imports before it runs: asked for with the script, not after it.
+    const chunks = output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => `<link rel="modulepreload" href="${path(imported.path)}">`);
+    const ownHead = join(webRoot, name, "head.html");
     const head = [
       `<link rel="icon" href="${escapeAttribute(icon)}" type="image/svg+xml">`,
       ...(output.cssBundle ? [`<link rel="stylesheet" href="${path(output.cssBundle)}">`] : []),
       `<script type="module" src="${path(script)}"></script>`,
+      ...chunks,
+      // A page's own lines, if it has any (what it will ask the server for at once, say).
+      ...(existsSync(ownHead) ? [readFileSync(ownHead, "utf8").trim()] : []),
     ].join("\n");
     const html = `${name}.html`;
     writeFileSync(join(out, html), template.replace("<!-- head -->", head));

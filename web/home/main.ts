@@ -35,6 +35,7 @@ async function start(): Promise<void> {
   };
   const startProblem = el("p", { class: "problem", role: "alert", hidden: true });
   layout.side.append(startProblem);
+  // Both asked for as the page arrived (head.html): here they are ready, or nearly.
   const [tiles, settings] = await Promise.all([
     storeTiles().catch(missing(layout.mapNotice, "The map has no data layers")),
     readSettings().catch(missing(startProblem, "The panels could not start")),

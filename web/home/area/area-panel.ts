@@ -10,7 +10,7 @@ import type { PolygonalGeometry } from "../../../src/model/geojson.js";
 import { button, el, labelled, replaceChildren } from "../../shared/dom.js";
 import { formatKm2 } from "../../shared/format.js";
 import type { Observable } from "../../shared/observable.js";
-import { areaOverlay } from "../map/overlay.js";
+import { showOverlay } from "../map/overlay.js";
 import { showGeometry } from "../map/store-map.js";
 import type { Area } from "./area.js";
 import { countrySearch } from "./country-search.js";
@@ -35,7 +35,6 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   const hint = el("p", { class: "hint", role: "status" });
   const size = el("div", { class: "area-size", role: "status", "aria-live": "polite" }, "No area yet: draw one, upload or paste GeoJSON, or pick a country.");
   const counts = countsList();
-  const showArea = areaOverlay(map, "area", "#1f5fa8");
 
   const choose = (chosen: Area | undefined) => {
     problem.textContent = "";
@@ -61,18 +60,17 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   const drawButtons = new Map<DrawMode, HTMLButtonElement>();
   const pressed = (mode: DrawMode | undefined) => {
     for (const [name, control] of drawButtons) control.setAttribute("aria-pressed", String(name === mode));
-    hint.textContent = mode === undefined ? "" : DRAW_HINTS[mode];
+    hint.textContent = mode === undefined ? "" : "Getting the drawing ready…";
   };
-  const drawing = areaDrawing(
-    map,
-    (shape) => {
+  const drawing = areaDrawing(map, {
+    onShape: (shape) => {
       if (shape !== undefined) describeSize(shape, "being drawn");
     },
-    (geometry, mode) => {
+    onDrawn: (geometry, mode) => {
       pressed(undefined);
       choose({ geometry, request: geometry, origin: mode === "polygon" ? "drawn polygon" : "drawn rectangle" });
     },
-  );
+  });
   for (const [mode, name] of [
     ["polygon", "Draw polygon"],
     ["rectangle", "Draw rectangle"],
@@ -85,8 +83,11 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
           pressed(undefined);
           return;
         }
-        drawing.start(mode);
         pressed(mode);
+        void drawing.start(mode).then(() => {
+          // Unless another button was pressed meanwhile.
+          if (control.getAttribute("aria-pressed") === "true") hint.textContent = DRAW_HINTS[mode];
+        });
       },
       { "aria-pressed": "false" },
     );
@@ -121,7 +122,7 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   });
 
   area.subscribe((chosen) => {
-    showArea(chosen?.geometry);
+    showOverlay(map, "area", chosen?.geometry);
     counts.show(chosen);
     if (chosen === undefined) {
       replaceChildren(size, "No area yet: draw one, upload or paste GeoJSON, or pick a country.");

@@ -11,7 +11,7 @@ import type { Area } from "../area/area.js";
 import { areaFromValue, NotAnArea } from "../area/read-geojson.js";
 import type { ExportPanel } from "../export/export-panel.js";
 import { STATE_WORDS } from "../export/task.js";
-import { areaOverlay } from "../map/overlay.js";
+import { showOverlay } from "../map/overlay.js";
 import { showGeometry } from "../map/store-map.js";
 import { readHistory, type HistoryEntry } from "./history-api.js";
 
@@ -44,7 +44,6 @@ function fileItem(file: HistoryEntry["files"][number], several: boolean): HTMLEl
 }
 
 export function historyPanel(panel: HTMLElement, options: { map: MapLibreMap; exports: ExportPanel; onRunAgain: () => void }): HistoryPanel {
-  const showArea = areaOverlay(options.map, "history-area", "#c25e00", true);
   const list = el("ol", { class: "history", "aria-label": "Exports, newest first" });
   const note = el("p", { class: "hint", role: "status" });
   /** The entry whose area the map shows, and its button. */
@@ -53,7 +52,7 @@ export function historyPanel(panel: HTMLElement, options: { map: MapLibreMap; ex
   const toggleArea = (entry: HistoryEntry, area: Area, control: HTMLButtonElement) => {
     shown?.control.setAttribute("aria-pressed", "false");
     shown = shown?.id === entry.id ? undefined : { id: entry.id, control };
-    showArea(shown === undefined ? undefined : area.geometry);
+    showOverlay(options.map, "history-area", shown === undefined ? undefined : area.geometry);
     if (shown === undefined) return;
     control.setAttribute("aria-pressed", "true");
     showGeometry(options.map, area.geometry);

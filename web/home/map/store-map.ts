@@ -19,7 +19,7 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
   const map = new MapLibreMap({
     container,
     style: storeStyle(tiles?.source),
-    // The tiles' own starting view (TileJSON's center), else all they cover, else the world.
+    // The tiles' own starting view (TileJSON's center), else all they cover, else the world; a view in the address first.
     ...(tiles?.center ? { center: [tiles.center[0], tiles.center[1]] as [number, number], zoom: tiles.center[2] } : { bounds: tiles?.bounds ?? WORLD, fitBoundsOptions: { padding: 20 } }),
     attributionControl: false,
     // The view in the address (#zoom/lat/lon): a link to it shows the same place.
@@ -28,6 +28,8 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
     dragRotate: false,
     pitchWithRotate: false,
     touchPitch: false,
+    // No labels, so nothing fades in: idle as soon as all is drawn.
+    fadeDuration: 0,
   });
   map.getCanvas().setAttribute("aria-describedby", "map-description");
   map.touchZoomRotate.disableRotation();
@@ -42,12 +44,6 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
   map.on("idle", () => container.setAttribute("aria-busy", "false"));
   showFeaturePopups(map);
   return map;
-}
-
-/** Resolves once the map's style is loaded: then layers and sources may be added. */
-export function styleLoaded(map: MapLibreMap): Promise<void> {
-  // loaded() would wait for every source too, and a source added since the "load" event keeps it false.
-  return map.isStyleLoaded() ? Promise.resolve() : new Promise((resolve) => map.once("load", () => resolve()));
 }
 
 /** Moves the map to show `geometry` whole. */

@@ -5,6 +5,7 @@
  */
 import type { LayerSpecification, SourceSpecification, StyleSpecification } from "maplibre-gl";
 import { statusColour } from "../quality/statuses.js";
+import { overlayStyle } from "./overlay.js";
 
 export const STORE_SOURCE = "store";
 
@@ -41,11 +42,12 @@ function storeLayers(): LayerSpecification[] {
 /** The ids of the layers drawn from the store, for clicks and hovers. */
 export const STORE_LAYER_IDS = ["landuse", "water", "water-lines", "roads", "buildings", "pois"];
 
-/** The style, with the store's tiles as `source` (undefined: the map is drawn without them). */
+/** The style: the store's tiles as `source` (undefined: the map is drawn without them), the page's overlays above. */
 export function storeStyle(source: SourceSpecification | undefined): StyleSpecification {
+  const overlays = overlayStyle();
   return {
     version: 8,
-    sources: source ? { [STORE_SOURCE]: source } : {},
-    layers: [{ id: "background", type: "background", paint: { "background-color": "#f4f1ec" } }, ...(source ? storeLayers() : [])],
+    sources: { ...(source && { [STORE_SOURCE]: source }), ...overlays.sources },
+    layers: [{ id: "background", type: "background", paint: { "background-color": "#f4f1ec" } }, ...(source ? storeLayers() : []), ...overlays.layers],
   };
 }

@@ -10,10 +10,10 @@ import { button, el, labelled, replaceChildren, saveFile } from "../../shared/do
 import { ServerError } from "../../shared/http.js";
 import type { Observable } from "../../shared/observable.js";
 import type { Area } from "../area/area.js";
-import { overlay } from "../map/overlay.js";
+import { showOverlay } from "../map/overlay.js";
 import { osmLink } from "../osm-link.js";
 import { findingsCsv, GEO_REPORT, readFindings, reportRequest, TAG_REPORT, type Findings } from "./quality-api.js";
-import { statusColour, statusName, STATUS_LOOKS } from "./statuses.js";
+import { statusName, STATUS_LOOKS } from "./statuses.js";
 
 /** What a geometry finding's values are, where they name other features ("way/42"). */
 const VALUE_WORDS: Record<string, string> = { overlapping: "Overlaps ", duplicate: "The same geometry as " };
@@ -38,9 +38,6 @@ function when(timestamp: string | null): string {
 
 export function qualityPanel(panel: HTMLElement, options: { map: MapLibreMap; area: Observable<Area | undefined> }): { refresh(): void } {
   const { map, area } = options;
-  const showPoints = overlay(map, "findings", [
-    { id: "findings", type: "circle", paint: { "circle-color": statusColour("#555555"), "circle-radius": 7, "circle-stroke-color": "#ffffff", "circle-stroke-width": 2 } },
-  ] as never);
   const from = el("input", { type: "date" });
   const to = el("input", { type: "date" });
   const hashtag = el("input", { type: "text", placeholder: "hotosm-project-123", autocomplete: "off" });
@@ -71,7 +68,7 @@ export function qualityPanel(panel: HTMLElement, options: { map: MapLibreMap; ar
 
   const show = (findings: Findings) => {
     const features = findings.geometry.features;
-    showPoints(findings.geometry as GeoJSON.FeatureCollection);
+    showOverlay(map, "findings", findings.geometry as GeoJSON.FeatureCollection);
     const total = features.length + findings.tags.length;
     const byStatus = new Map<string, number>();
     for (const status of [...features.map((feature) => feature.properties.status), ...findings.tags.map((row) => row.status)]) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);

@@ -3,6 +3,8 @@
  * finding of the list (the list says the status in words too: colour is never the only sign).
  */
 
+import type { ExpressionSpecification } from "maplibre-gl";
+
 export const STATUS_LOOKS = {
   badgeom: { name: "Bad geometry", colour: "#d62728" },
   overlapping: { name: "Overlapping", colour: "#9c27b0" },
@@ -18,6 +20,8 @@ export function statusName(status: string): string {
 }
 
 /** A MapLibre expression: the colour of a feature's `status`, `fallback` for "ok" and anything else. */
-export function statusColour(fallback: string): unknown[] {
-  return ["match", ["get", "status"], ...Object.entries(STATUS_LOOKS).flatMap(([status, look]) => [status, look.colour]), fallback];
+export function statusColour(fallback: string): ExpressionSpecification {
+  const cases = Object.entries(STATUS_LOOKS).flatMap(([status, look]) => [status, look.colour]);
+  // MapLibre's type of "match" spells out its pairs one by one; a spread of them cannot meet it.
+  return ["match", ["get", "status"], ...cases, fallback] as unknown as ExpressionSpecification;
 }
