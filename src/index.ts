@@ -3,6 +3,11 @@
  *
  *   import { validateItem } from "basemodel";
  *   const { valid, errors, warnings } = validateItem(item);
+ *
+ * The same module runs in Node and, bundled, in browsers. Node loads what an option needs (the
+ * compiled STAC schemas, fAIr's other rule sets and dataset rules) when it is first used; a
+ * browser loads it beforehand, with loadStac, loadRuleSet, loadDatasetRules and loadCompiler, so
+ * that a page fetches only that.
  */
 import type { ItemResult, ValidationResult } from "./validator/item/result.js";
 import type { BaseModelItem } from "./validator/item/types.js";
@@ -66,6 +71,10 @@ export function assertBaseModelItem(value: unknown, options?: ValidatorOptions):
 
 export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./validator/engine/validator.js";
 export { checkLinks, LinkChecker, type LinkCheckOptions } from "./validator/links/index.js";
+export { loadStac } from "./validator/stac/index.js";
+export { loadRuleSet } from "./validator/item/rule-sets.js";
+export { loadDatasetRules } from "./validator/fair/dataset.js";
+export { loadCompiler } from "./validator/item/compile.js";
 export type { FetchOptions, FetchReport } from "./validator/engine/fetch-schemas.js";
 
 /**

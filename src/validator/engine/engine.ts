@@ -8,7 +8,7 @@ import type { ValidationResult } from "../item/result.js";
 import { issuesFromSchemaErrors, type MessageContext } from "../item/schema-issues.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
 import { isStacItem, listedDatasetSchema, notABaseModelItem } from "../item/not-an-item.js";
-import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName } from "../item/rule-sets.js";
+import { declaredRuleSet, DEFAULT_RULE_SET, loadedRuleSet, ruleSet, type RuleSetName } from "../item/rule-sets.js";
 import { buildSchema, definedPrefixedMembers } from "../item/schema.js";
 import { type JsonSchema } from "../../diagnostics/json-schema.js";
 import type { EngineSettings } from "../item/settings.js";
@@ -53,11 +53,11 @@ export class Engine {
       const set = ruleSet(name);
       // With "auto", each set checks its own identifier (settingsFrom refuses another one).
       const schemaUrl = this.settings.rules === "auto" ? set.url : this.settings.schemaUrl;
-      const definedPrefixed = definedPrefixedMembers(loadRuleSet(name).schema, this.settings.prefix);
+      const definedPrefixed = definedPrefixedMembers(loadedRuleSet(name).schema, this.settings.prefix);
       const settings = { prefix: this.settings.prefix, schemaUrl };
       let schema: JsonSchema | undefined;
       // Made on the first item that misses a member: valid items never pay for it.
-      const membersAt = (pointer: string) => membersDefinedAt((schema ??= buildSchema(loadRuleSet(name).schema, set.url, settings)), pointer);
+      const membersAt = (pointer: string) => membersDefinedAt((schema ??= buildSchema(loadedRuleSet(name).schema, set.url, settings)), pointer);
       judge = {
         name,
         compiled: compiledCheck(set, settings),

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { nodeModuleFor } from "../../package-files.js";
 import { defaultSchemaCache } from "../stac/cache.js";
 import { normalizeSchemaMap } from "../stac/schema-map.js";
 import { Engine, type StacCheck } from "./engine.js";
@@ -8,7 +8,7 @@ import type { Issue } from "../../diagnostics/issue.js";
 import { describeValue } from "../../diagnostics/messages.js";
 import { problemText, unknownMember } from "../../diagnostics/schema-problems.js";
 import type { ItemResult, ValidationResult } from "../item/result.js";
-import { isRulesOption, loadRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "../item/rule-sets.js";
+import { isRulesOption, loadedRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "../item/rule-sets.js";
 import { buildSchema, DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, normalizePrefix, normalizeSchemaUrl } from "../item/schema.js";
 import { type JsonSchema } from "../../diagnostics/json-schema.js";
 import { validateDocument, validateText, type DocumentFormat } from "./text.js";
@@ -129,7 +129,7 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (!stac && (Object.keys(map).length > 0 || schemaCache !== false)) {
     throw new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too");
   }
-  const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : resolve(schemaCache) };
+  const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : nodeModuleFor("node:path", "schemaCache").resolve(schemaCache) };
   return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac, schemaMap: map, ...cache, ...ruleSettings };
 }
 
@@ -160,7 +160,7 @@ export function validatorWith(checked: EngineSettings, stac?: StacCheck): Valida
     settings,
     schema: () => {
       const set = ruleSet(engine.ruleSetFor(undefined));
-      return buildSchema(loadRuleSet(set.name).schema, set.url, settings);
+      return buildSchema(loadedRuleSet(set.name).schema, set.url, settings);
     },
     validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
