@@ -12,11 +12,15 @@ import { nodeModule, packageFile, packageRoot } from "./package-files.js";
 
 const loaded = new Map<string, unknown>();
 
-/** Loads a module of dist/generated/ now; undefined where that cannot be done synchronously. */
+/**
+ * Loads a module of dist/generated/ now; undefined where that cannot be done synchronously, or
+ * where the package's files are not beside its code (a bundle of it in another project).
+ */
 function requireNow(path: string): unknown {
-  const module = nodeModule("node:module");
-  if (module === undefined || packageRoot() === undefined) return undefined;
-  return module.createRequire(import.meta.url)(packageFile(`dist/generated/${path}`));
+  const [module, fs] = [nodeModule("node:module"), nodeModule("node:fs")];
+  if (module === undefined || fs === undefined || packageRoot() === undefined) return undefined;
+  const file = packageFile(`dist/generated/${path}`);
+  return fs.existsSync(file) ? module.createRequire(import.meta.url)(file) : undefined;
 }
 
 /**

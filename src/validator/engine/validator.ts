@@ -109,6 +109,12 @@ function ruleSetSettings({ rules, fairChecks = false, schemaUrl }: ValidatorOpti
   return { ...(rules !== undefined && { rules }), fairChecks, schemaUrl: schemaUrl ?? own };
 }
 
+/** The format of a document text: "json" unless said; a TypeError for anything but "json" or "ndjson". */
+export function documentFormat(format: unknown = "json"): DocumentFormat {
+  if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; found ${describeValue(format)}`);
+  return format;
+}
+
 /** Checked, normalised settings; a TypeError says what is wrong with the options. */
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (options === null || typeof options !== "object") throw new TypeError("validator options must be an object");
@@ -164,10 +170,7 @@ export function validatorWith(checked: EngineSettings, stac?: StacCheck): Valida
     },
     validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
-    validateDocumentText: (text, { format = "json" } = {}) => {
-      if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; found ${describeValue(format)}`);
-      return validateDocument(engine, text, format);
-    },
+    validateDocumentText: (text, { format } = {}) => validateDocument(engine, text, documentFormat(format)),
     isBaseModelItem: (value): value is BaseModelItem => judge(value).valid,
     assertBaseModelItem(value): asserts value is BaseModelItem {
       const result = judge(value);

@@ -14,25 +14,38 @@ interface Compiler {
 
 let compiler: Compiler | undefined;
 
+/** Ajv from node_modules, when Node can load it now. */
+function requireCompiler(): Compiler | undefined {
+  const require = nodeModule("node:module")?.createRequire(import.meta.url);
+  try {
+    return require && { Ajv: (require("ajv") as typeof import("ajv")).default, addFormats: require("ajv-formats") as Compiler["addFormats"] };
+  } catch {
+    return undefined; // a bundle of the package's code, away from its node_modules
+  }
+}
+
 /** Ajv, in Node loaded when first needed; elsewhere loadCompiler() loads it. */
 function ajvCompiler(): Compiler {
+  compiler ??= requireCompiler();
   if (compiler === undefined) {
-    const require = nodeModule("node:module")?.createRequire(import.meta.url);
-    if (require === undefined) {
-      throw new Error("checking another prefix or schemaUrl than fAIr's compiles the rules with Ajv, which is not loaded: call `await loadCompiler()` first (where basemodel cannot load modules as it needs them, as in a browser)");
-    }
-    compiler = { Ajv: (require("ajv") as typeof import("ajv")).default, addFormats: require("ajv-formats") as Compiler["addFormats"] };
+    throw new Error("checking another prefix or schemaUrl than fAIr's compiles the rules with Ajv, which is not loaded: call `await loadCompiler()` first (where basemodel cannot load modules as it needs them, as in a browser)");
   }
   return compiler;
 }
 
 /** Loads Ajv, so that compiledCheck can compile where nothing loads synchronously. */
 export async function loadCompiler(): Promise<void> {
+  compiler ??= requireCompiler();
   if (compiler !== undefined) return;
   const [ajv, formats] = await Promise.all([import("ajv"), import("ajv-formats")]);
   // Both are CommonJS: `default` is their `exports` (Node) or `exports.default` (Rollup), and both
   // set `exports.default` to themselves.
   compiler = { Ajv: ajv.default.default, addFormats: formats.default.default };
+}
+
+/** Whether the set's check under these settings is compiled now, with Ajv: for another prefix or identifier than the set's own. */
+export function needsCompiler(set: RuleSet, settings: SchemaSettings): boolean {
+  return settings.prefix !== DEFAULT_PREFIX || settings.schemaUrl !== set.url;
 }
 
 /**
@@ -41,7 +54,7 @@ export async function loadCompiler(): Promise<void> {
  * compiled once with Ajv, which is loaded only then.
  */
 export function compiledCheck(set: RuleSet, settings: SchemaSettings): CompiledCheck {
-  if (settings.prefix === DEFAULT_PREFIX && settings.schemaUrl === set.url) return loadedRuleSet(set.name).check;
+  if (!needsCompiler(set, settings)) return loadedRuleSet(set.name).check;
   return compiledChecks.get(`${set.name}\n${settings.prefix}\n${settings.schemaUrl}`, () => {
     const { Ajv, addFormats } = ajvCompiler();
     const ajv = new Ajv({ ...ajvOptions, keywords: [...ajvOptions.keywords] });

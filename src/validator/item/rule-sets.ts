@@ -16,6 +16,7 @@ import validateSpec from "../../generated/validate-item.js";
 
 import type { Severity } from "../../diagnostics/issue.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
+import { describeValue } from "../../diagnostics/messages.js";
 import { generatedModule, loadGeneratedModules } from "../../generated-modules.js";
 import type { SchemaError } from "../../diagnostics/schema-problems.js";
 
@@ -108,7 +109,7 @@ export function loadedRuleSet(name: RuleSetName): LoadedRuleSet {
  * (or a profile naming them) needs this first.
  */
 export async function loadRuleSet(rules: RulesOption): Promise<void> {
-  if (!isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; got ${JSON.stringify(rules)}`);
+  if (!isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; found ${describeValue(rules)}`);
   const names = rules === "auto" ? RULE_SET_NAMES : [rules];
   await loadGeneratedModules(names.filter((name) => !loaded.has(name)).map(modulePath));
 }
