@@ -18,6 +18,8 @@ const VALIDATOR = [
 const SERVER = [
   // The adapters' typed errors: what stores, queues and the CLI that catches them share.
   "src/server/errors.ts",
+  // Finding the optional packages a part of the server needs, before it is loaded.
+  "src/server/optional.ts",
   "src/server/geometry/",
   "src/server/osm/",
   "src/server/quality/",
@@ -33,6 +35,8 @@ const SERVER = [
   "src/server/routes/",
   "src/server/app.ts",
   "src/server/index.ts",
+  // `basemodel/server` for import(): index.ts once its packages are found.
+  "src/server/entry.ts",
 ];
 const DOOR = ["src/cli/"];
 

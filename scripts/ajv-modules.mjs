@@ -1,10 +1,12 @@
-// Ajv's standalone code as ES modules, for the build (build.mjs, build-stac.mjs, build-rule-sets.mjs).
+// Ajv's standalone code as ES modules, for the build (build.mjs, build-stac.mjs, build-rule-sets.mjs,
+// build-inputs.mjs).
 //
 // Ajv's own standalone output is one module per compiled schema holding every function the schema
 // reaches, and it require()s Ajv's runtime helpers even in its ESM form (ajv#2209). Here each
 // compiled function goes into the module `moduleOf` names for it, once: a module imports the
 // functions of other modules it calls (so a schema that many others refer to, such as PROJJSON,
 // is compiled once), and the helpers from src/ajv-runtime.ts, which bundlers and Node resolve alike.
+import { transformSync } from "esbuild";
 
 /** What Ajv's generated code requires, and the name src/ajv-runtime.ts exports it under. */
 const RUNTIME = new Map([
@@ -59,7 +61,7 @@ function reachable(roots, moduleOf) {
  * from a module, `specifier(from, to)` that of one module from another. `extra(module)` is code a
  * module ends with (build-stac.mjs: what the explainer knows of a schema).
  */
-export function ajvModules({ roots, moduleOf, rewrite = (_fn, code) => code, runtimeFrom, specifier, extra = () => "" }) {
+export function ajvModules({ roots, moduleOf, rewrite = (_fn, code) => code, runtimeFrom, specifier, extra = () => "", minify = false }) {
   const functions = reachable(roots, moduleOf);
   const byModule = new Map();
   for (const fn of functions.values()) {
@@ -125,7 +127,41 @@ export function ajvModules({ roots, moduleOf, rewrite = (_fn, code) => code, run
     const names = exported.get(module);
     if (names !== undefined) lines.push(`export { ${[...names].map(([as, local]) => (as === local ? local : `${local} as ${as}`)).join(", ")} };`);
     lines.push(extra(module));
-    modules.set(module, `${lines.join("\n")}\n`);
+    const text = `${lines.join("\n")}\n`;
+    modules.set(module, minify ? transformSync(text, { minify: true, format: "esm", target: "es2022" }).code : text);
   }
   return modules;
+}
+
+/**
+ * A value as JavaScript code, each object or array it holds more than once (and worth it: `least`
+ * characters of JSON or more) written once in a constant before it: `{ declarations, expression }`.
+ */
+export function literal(value, least = 200) {
+  const counts = new Map();
+  const count = (node) => {
+    if (node === null || typeof node !== "object") return;
+    const json = JSON.stringify(node);
+    counts.set(json, (counts.get(json) ?? 0) + 1);
+    if ((counts.get(json) ?? 0) === 1) for (const child of Object.values(node)) count(child);
+  };
+  count(value);
+  const names = new Map();
+  const declarations = [];
+  const write = (node, top) => {
+    if (node === null || typeof node !== "object") return JSON.stringify(node);
+    const json = JSON.stringify(node);
+    if (!top && counts.get(json) > 1 && json.length >= least) {
+      if (!names.has(json)) {
+        const code = write(node, true);
+        names.set(json, `shared${names.size}`);
+        declarations.push(`const ${names.get(json)} = ${code};`);
+      }
+      return names.get(json);
+    }
+    if (Array.isArray(node)) return `[${node.map((child) => write(child, false)).join(",")}]`;
+    return `{${Object.entries(node).map(([key, child]) => `${JSON.stringify(key)}:${write(child, false)}`).join(",")}}`;
+  };
+  const expression = write(value, true);
+  return { declarations, expression };
 }

@@ -41,6 +41,7 @@ function compileFolder(root, generated, folder, ajvOptions, prepare = () => {}) 
       moduleOf: () => name,
       runtimeFrom: () => "../../ajv-runtime.js",
       extra: () => `export const schema = ${JSON.stringify(schema)};`,
+      minify: true,
     }).values();
     writeFileSync(new URL(`${name}.js`, out), `${banner}${code}`);
     compiled.push({ name, url: schema.$id });

@@ -26,7 +26,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { posix } from "node:path";
 import { build } from "esbuild";
-import { ajvModules } from "./ajv-modules.mjs";
+import { ajvModules, literal } from "./ajv-modules.mjs";
 
 const require = createRequire(import.meta.url);
 const addFormats = require("ajv-formats");
@@ -133,6 +133,7 @@ export async function buildStac(root, generated) {
     ajvModules({
       roots: roots.map((entry) => ({ module: moduleName(entry), validate: verdict.getSchema(entry.url), exportName: "validate" })),
       moduleOf: (validate) => documentModule(validate.schemaEnv.baseId),
+      minify: true,
       ...paths("verdict"),
     }),
   );
@@ -157,14 +158,20 @@ export async function buildStac(root, generated) {
       moduleOf: (validate) => {
         const part = partOf(validate);
         if (part === undefined) return documentModule(validate.schemaEnv.baseId);
-        return documentModule(shared.documents.get(shared.aliases.get(part)?.holder ?? part));
+        // An alias goes with its target.
+        const alias = shared.aliases.get(part);
+        return documentModule(shared.documents.get(alias === undefined ? part : alias.target.slice("#/definitions/".length)));
       },
       // An alias passes its target's failures up as they are: the part that holds it places them.
       rewrite: (fn, code, use) => (partOf(fn.validate) === undefined || shared.aliases.has(partOf(fn.validate)) ? code : placedFailures(fn, code, use, partOf, shared)),
       extra: (module) => {
         const root = explained.get(module);
-        return root === undefined ? "" : `export const sites = ${JSON.stringify(root.sites)};\nexport const hints = ${JSON.stringify(root.hints)};`;
+        if (root === undefined) return "";
+        // The typed forms of a large schema kept as a $ref (PROJJSON's) are told at each place that names it: written once.
+        const hints = literal(root.hints);
+        return [...hints.declarations, `export const sites = ${JSON.stringify(root.sites)};`, `export const hints = ${hints.expression};`].join("\n");
       },
+      minify: true,
       ...paths("explain"),
     }),
   );

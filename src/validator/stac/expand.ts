@@ -334,34 +334,39 @@ export function expand(resolve: Resolve, rootUrl: string): Expanded {
 
 /** Where the failures of an alias's target belong (see SharedExpansion). */
 export interface AliasSite {
-  /** The definition that holds the $ref the alias stands for. */
-  holder: string;
-  /** The schema path of that $ref in its holder. */
+  /** The schema path of the $ref the alias stands for, in the definition that holds it. */
   site: string;
   /** The definition of the target: "#/definitions/t3". */
   target: string;
 }
 
 /**
- * Many roots expanded into one document, each target once: what expand() would copy into every
- * place that names it is a definition here, and each place ($ref site) names it through an alias
- * of its own, `{"$ref": "#/definitions/t3"}`. Compiled with Ajv, a target is one function
- * whatever the number of roots and places that use it, and the alias's function tells which place
- * a failure comes from: prefixing the failures it passes up with `site` gives each failure the
- * schema path expand() gives it (scripts/build-stac.mjs does that in the code it writes). Targets
- * too large to expand keep their $ref, as in expand(), and so does a target met again inside
- * itself: core STAC 1.1.0's common fields hold bands, whose entries hold the common fields. What
- * a target expands to depends on which of the targets it reaches are being expanded around it,
- * so such a target has a definition for each.
+ * Many roots expanded into one document, each part once: what expand() would copy into every
+ * place that names it is a definition here, and each place ($ref site) names it through an alias,
+ * `{"$ref": "#/definitions/t3"}`, one per target and site. Compiled with Ajv, a part is one
+ * function whatever the number of roots and places that use it, and the alias's function tells
+ * where a failure comes from: prefixing the failures it passes up with `site` gives each failure
+ * the schema path expand() gives it (scripts/build-stac.mjs does that in the code it writes).
+ * Parts that expand alike are one definition, whichever file and version they come from (MLM
+ * 1.5.1 and 1.5.2 share all but a few).
+ *
+ * Targets too large to expand keep their $ref, as in expand(), and so does a target met again
+ * inside itself: core STAC 1.1.0's common fields hold bands, whose entries hold the common
+ * fields. What a target expands to depends on which of the targets it reaches are being expanded
+ * around it, so such a target may have a definition for each.
  */
 export class SharedExpansion {
   readonly definitions: Record<string, unknown> = {};
   /** Alias definition name -> the site it stands for. */
   readonly aliases = new Map<string, AliasSite>();
-  /** Target definition name -> the URL of the document it comes from. */
+  /** Part definition name -> the URL of the document it was first met in. */
   readonly documents = new Map<string, string>();
   /** "<target key>\n<the keys around it that it reaches>" -> definition name. */
   private readonly names = new Map<string, string>();
+  /** A definition's JSON -> its name. */
+  private readonly byContent = new Map<string, string>();
+  /** "<target>\n<site>" -> alias name. */
+  private readonly aliasNames = new Map<string, string>();
   private readonly reaches = new Map<string, ReadonlySet<string>>();
   private readonly targets: ReturnType<typeof referenceTargets>;
 
@@ -369,7 +374,7 @@ export class SharedExpansion {
     this.targets = referenceTargets(resolve);
   }
 
-  /** The definition of a root, "t0": its schema as expand() makes it, with each expanded target named through an alias. */
+  /** The definition of a root: its schema as expand() makes it, with each expanded target named through an alias. */
   add(rootUrl: string): string {
     return this.define(this.targets.lookup(rootUrl, rootUrl), []);
   }
@@ -408,20 +413,34 @@ export class SharedExpansion {
     const key = [to.key, ...around.filter((outer) => reached.has(outer))].join("\n");
     const known = this.names.get(key);
     if (known !== undefined) return known;
-    const name = `t${this.names.size}`;
-    this.names.set(key, name);
-    this.documents.set(name, to.document);
     const inside = [...around, to.key];
-    this.definitions[name] = copy(to.resolved, to.document, "#", (node, base, at) => {
+    const definition = copy(to.resolved, to.document, "#", (node, base, at) => {
       const found = this.targets.lookup(node.$ref, base);
       if (inside.includes(found.key) || this.targets.tooLarge(found)) return { $ref: found.key };
-      const target = `#/definitions/${this.define(found, inside)}`;
-      const alias = `a${this.aliases.size}`;
-      this.aliases.set(alias, { holder: name, site: at, target });
-      // A schema that is a $ref alone is its target to Ajv: the comment keeps the alias a function of its own.
-      this.definitions[alias] = { $ref: target, $comment: `${name} at ${at}` };
-      return { $ref: `#/definitions/${alias}` };
+      return { $ref: `#/definitions/${this.alias(`#/definitions/${this.define(found, inside)}`, at)}` };
     });
+    const content = JSON.stringify(definition);
+    let name = this.byContent.get(content);
+    if (name === undefined) {
+      name = `t${this.byContent.size}`;
+      this.byContent.set(content, name);
+      this.definitions[name] = definition;
+      this.documents.set(name, to.document);
+    }
+    this.names.set(key, name);
+    return name;
+  }
+
+  private alias(target: string, site: string): string {
+    const key = `${target}\n${site}`;
+    let name = this.aliasNames.get(key);
+    if (name === undefined) {
+      name = `a${this.aliasNames.size}`;
+      this.aliasNames.set(key, name);
+      this.aliases.set(name, { site, target });
+      // A schema that is a $ref alone is its target to Ajv: the comment keeps the alias a function of its own.
+      this.definitions[name] = { $ref: target, $comment: `at ${site}` };
+    }
     return name;
   }
 
