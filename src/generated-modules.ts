@@ -1,12 +1,13 @@
 /**
  * The modules the build generates that the validator loads only when they are first needed (the
- * compiled STAC schemas, fAIr's rule sets besides v1.0.0, fAIr's dataset rules: src/generated/modules.ts
- * lists them), by their path in src/generated/ ("rule-sets/v1.1.0.js").
+ * compiled STAC schemas, fAIr's rule sets besides v1.0.0, fAIr's dataset rules:
+ * src/generated/modules.ts lists them), by their path in src/generated/ ("rule-sets/v1.1.0.js").
  *
  * In Node they load when first asked for, synchronously (require of an ES module, Node 20.19), so
  * that validateItem stays synchronous. Where nothing loads synchronously (a browser, or a bundle
- * of the package's code) an async call loads them beforehand (loadStac, loadRuleSet, loadDatasetRules), through the
- * import()s of src/generated/modules.ts: bundlers follow those, so a page fetches what it asks for.
+ * of the package's code) an async call loads them beforehand (loadFor, or loadStac, loadRuleSet,
+ * loadDatasetRules), through the import()s of src/generated/modules.ts: bundlers follow those, so
+ * a page fetches what it asks for.
  */
 import { nodeModule, packageFile, packageRoot } from "./package-files.js";
 
