@@ -16,7 +16,8 @@ export function hyperfine(commands, runs) {
   execFileSync("hyperfine", ["--warmup", "2", "--runs", String(runs), "-N", "--ignore-failure", "--export-json", out, ...commands], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
+  // cpu: the mean user + system time of a run, which other load on the machine inflates far less than the wall-clock.
+  return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000, cpu: (result.user + result.system) * 1000 }));
 }
 
 export function run() {

@@ -15,11 +15,12 @@
 //                                               database whose feature tables it may replace)
 // Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { buildCommit, commitLabels } from "./commit.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
@@ -189,16 +190,6 @@ export async function run() {
   }
 }
 
-/** The server of `commit`, built in `dir` with this checkout's node_modules: the path of its CLI. */
-function buildCommit(commit, dir) {
-  const tree = join(dir, commit);
-  mkdirSync(tree);
-  execFileSync("sh", ["-c", 'git -C "$0" archive "$1" | tar -x -C "$2"', root, commit, tree]);
-  symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
-  execFileSync("npm", ["run", "build"], { cwd: tree, stdio: ["ignore", "ignore", "inherit"] });
-  return join(tree, "bin/basemodel.js");
-}
-
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -266,11 +257,10 @@ export async function runAB(options) {
     execFileSync(node, [BIN, "import", MONACO, "--db", monaco], { stdio: "ignore" });
     let contenders;
     if (options.against !== undefined) {
-      const commit = execFileSync("git", ["-C", root, "rev-parse", "--short", options.against], { encoding: "utf8" }).trim();
-      const changed = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "src"], { encoding: "utf8" }).trim() !== "";
+      const { commit, current } = commitLabels(options.against);
       contenders = [
         { label: `commit ${commit}`, bin: buildCommit(commit, dir), db: monaco },
-        { label: `this checkout (${execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}${changed ? " + changes" : ""})`, bin: BIN, db: monaco },
+        { label: current, bin: BIN, db: monaco },
       ];
     } else {
       execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });

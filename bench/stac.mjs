@@ -2,10 +2,17 @@
 // 10% broken): `basemodel validate <dir>` and `--stac` beside the floor (read + JSON.parse) and
 // stac-node-validator 2 given the same official schemas locally (--schemaMap), timed in one run
 // by hyperfine. Ratios use each command's fastest run (see bench/cli.mjs). Needs ../shared.
+//
+// A/B: `node bench/stac.mjs --against <commit>` builds <commit> beside this checkout (as
+// bench/server.mjs does) and times both, with and without --stac, round after round (--rounds 6,
+// --runs 3 a command each round), the order swapped every round: each side beside the other in
+// the same minutes.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { hyperfine } from "./cli.mjs";
+import { buildCommit, commitLabels } from "./commit.mjs";
 import { buildRealCorpus } from "./corpus.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -42,4 +49,58 @@ export async function run() {
   ].join("\n");
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** `validate <real items>` with and without --stac, of <against> and of this checkout, alternating (see the top of this file). */
+export async function runAB({ against, rounds, runs }) {
+  const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-stac-ab-"));
+  try {
+    const corpusDir = join(dir, "corpus");
+    const corpus = await buildRealCorpus(corpusDir);
+    if (corpus === undefined) return "bench/stac.mjs: skipped, ../shared/data/fair-models/corpus is not there";
+    const { commit, current } = commitLabels(against);
+    const sides = [
+      { label: `commit ${commit}`, bin: buildCommit(commit, dir) },
+      { label: current, bin: join(root, "bin/basemodel.js") },
+    ];
+    const variants = [
+      { label: "--stac", flags: " --stac" },
+      { label: "without --stac", flags: "" },
+    ];
+    // Per variant and side: the fastest and the median of each round.
+    const rows = variants.map(() => sides.map(() => []));
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      const commands = variants.flatMap((variant) => order.map((side) => `${node} ${sides[side].bin} validate ${corpusDir} --format json${variant.flags}`));
+      const results = hyperfine(commands, runs);
+      variants.forEach((_variant, v) => order.forEach((side, i) => rows[v][side].push(results[v * 2 + i])));
+    }
+    const ms = (value) => `${value.toFixed(0)} ms`;
+    const fastest = (side) => ms(Math.min(...side.map((result) => result.min)));
+    const medianOf = (side, figure) => ms(median(side.map((result) => result[figure])));
+    const spread = (ratios) => `${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    const table = variants.map((variant, v) => {
+      const [reference, ours] = rows[v];
+      const byRound = (figure) => spread(reference.map((a, round) => a[figure] / ours[round][figure]));
+      return `| ${variant.label} | ${fastest(reference)} (${medianOf(reference, "median")}); CPU ${medianOf(reference, "cpu")} | ${fastest(ours)} (${medianOf(ours, "median")}); CPU ${medianOf(ours, "cpu")} | ${byRound("min")} | ${byRound("cpu")} |`;
+    });
+    return [
+      `Corpus: ${corpus.count} real items (${corpus.sources} of fAIr's items in turn) of ${(corpus.averageBytes / 1024).toFixed(1)} KB, 10% broken. ${rounds} rounds, ${runs} runs of each command a round, the order swapped every round.`,
+      "",
+      `| \`basemodel validate <dir> --format json\` | ${sides[0].label}: fastest (median of round medians); user + system CPU a run, median of rounds | ${sides[1].label}: the same | ${sides[0].label} ÷ this, each round's fastest: median of rounds (range) | the same, CPU a run |`,
+      "|---|---|---|---|---|",
+      ...table,
+    ].join("\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { against: { type: "string" }, rounds: { type: "string", default: "6" }, runs: { type: "string", default: "3" } } });
+  console.log(values.against === undefined ? await run() : await runAB({ against: values.against, rounds: Number(values.rounds), runs: Number(values.runs) }));
+}

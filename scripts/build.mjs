@@ -1,24 +1,29 @@
 // Build: generate code from the schema, then compile TypeScript.
-//  1. src/generated/schema.ts       the published schema as a typed constant, and the Ajv options
-//  2. src/generated/validate-item.ts the schema compiled ahead of time by Ajv (standalone code)
-//  3. src/generated/stac/*.cjs       the official STAC schemas of schema/stac/ compiled ahead of
-//                                    time, one module per schema (scripts/build-stac.mjs)
-//     src/generated/rule-sets/*.cjs  fAIr's other rule sets (schema/rule-sets/), one module per
-//                                    set, and src/generated/datasets/*.cjs fAIr's dataset rules
-//                                    (schema/datasets/) alike (scripts/build-rule-sets.mjs)
-//     src/generated/inputs/*.ts      the schemas of the JSON inputs a person writes (schema/inputs/:
-//                                    configuration, users, quality rules, schema map), one module
-//                                    per schema (scripts/build-inputs.mjs)
-//  4. tsc                            src -> dist (the type-level check against the schema runs here);
-//                                    the wire types of src/server/api written out as plain types
-//                                    in their declarations (scripts/wire-types.mjs)
-//  5. esbuild                        dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs,
-//                                    with validate's worker thread (validate-worker.js) beside it;
-//                                    dist/index.js -> dist/lib-bundle/, the package's main entry
-//  6. web/ -> dist/web/              the server's web pages, bundled by esbuild (scripts/build-web.mjs)
+//  1. src/generated/schema.ts         the published schema as a typed constant, and the Ajv options
+//  2. src/generated/validate-item.ts  the schema compiled ahead of time by Ajv (an ES module, as
+//                                     every compiled schema below: scripts/ajv-modules.mjs)
+//  3. src/generated/stac/**.js        the official STAC schemas of schema/stac/ compiled ahead of
+//                                     time (scripts/build-stac.mjs)
+//     src/generated/rule-sets/*.js    fAIr's other rule sets (schema/rule-sets/), one module per
+//                                     set, and src/generated/datasets/*.js fAIr's dataset rules
+//                                     (schema/datasets/) alike (scripts/build-rule-sets.mjs)
+//     src/generated/modules.ts        each of those as an import() bundlers follow (loadStac,
+//                                     loadRuleSet), while Node loads them when first used
+//     src/generated/inputs/*.ts       the schemas of the JSON inputs a person writes (schema/inputs/:
+//                                     configuration, users, quality rules, schema map), one module
+//                                     per schema (scripts/build-inputs.mjs)
+//  4. tsc                             src -> dist (the type-level check against the schema runs here);
+//                                     the wire types of src/server/api written out as plain types
+//                                     in their declarations (scripts/wire-types.mjs)
+//  5. esbuild                         dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs,
+//                                     with validate's worker thread (validate-worker.js) beside it;
+//                                     dist/index.js -> dist/lib-bundle/, the package's main entry
+//  6. web/ -> dist/web/               the server's web pages, bundled by esbuild (scripts/build-web.mjs)
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { ajvModules } from "./ajv-modules.mjs";
 import { buildInputs } from "./build-inputs.mjs";
 import { buildRuleSets } from "./build-rule-sets.mjs";
 import { buildStac } from "./build-stac.mjs";
@@ -27,7 +32,6 @@ import { compile } from "./compile.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv = require("ajv").default;
-const standaloneCode = require("ajv/dist/standalone").default;
 
 // allErrors: report every broken rule, not the first. markdownDescription is for editors (VS Code
 // shows it on hover), as description is: a word the schema may hold, which checks nothing.
@@ -46,23 +50,29 @@ writeFileSync(
     `export const ajvOptions = ${JSON.stringify(ajvOptions)} as const;\n`,
 );
 
-const ajv = new Ajv({ ...ajvOptions, code: { source: true, esm: true } });
-// Ajv's ESM output still require()s its runtime helpers (ajv#2209); a require made for this
-// module gives them the meaning Ajv expects in Node and in every tool that runs the sources.
-const code = standaloneCode(ajv, ajv.compile(schema));
-const header = 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n';
-writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${header}${code}\n`);
+const ajv = new Ajv({ ...ajvOptions, code: { source: true } });
+const [validateItem] = ajvModules({
+  roots: [{ module: "validate-item", validate: ajv.compile(schema), exportName: "default" }],
+  moduleOf: () => "validate-item",
+  runtimeFrom: () => "../ajv-runtime.js",
+}).values();
+writeFileSync(new URL("validate-item.ts", generated), `${banner}// @ts-nocheck\n${validateItem}`);
 
-await buildStac(root, generated);
-buildRuleSets(root, generated, ajvOptions);
+const modules = [...(await buildStac(root, generated)), ...buildRuleSets(root, generated, ajvOptions)];
+writeFileSync(
+  new URL("modules.ts", generated),
+  "// Generated by scripts/build.mjs. Do not edit.\n" +
+    "// @ts-nocheck: the modules are JavaScript, of no type TypeScript knows.\n" +
+    "/** Each module of src/generated/ that the validator loads when first used, as an import() that bundlers follow: by its path there. */\n" +
+    "export const generatedModules: Readonly<Record<string, () => Promise<unknown>>> = {\n" +
+    modules.map((module) => `  ${JSON.stringify(module)}: () => import(${JSON.stringify(`./${module}`)}),\n`).join("") +
+    "};\n",
+);
 buildInputs(root, generated, ajvOptions);
 
 compile(new URL("tsconfig.json", root).pathname);
-// tsc copies no .cjs: the compiled STAC schemas go beside the modules that load them, so that
-// dist/stac and dist/cli-bundle (two levels below the package, as src/validator/stac) find them alike.
-rmSync(new URL("dist/generated/stac/", root), { recursive: true, force: true });
-cpSync(new URL("stac/", generated), new URL("dist/generated/stac/", root), { recursive: true });
-for (const folder of ["rule-sets/", "datasets/"]) {
+// tsc compiles TypeScript only: the generated JavaScript modules are copied beside what it wrote.
+for (const folder of ["stac/", "rule-sets/", "datasets/"]) {
   rmSync(new URL(`dist/generated/${folder}`, root), { recursive: true, force: true });
   cpSync(new URL(folder, generated), new URL(`dist/generated/${folder}`, root), { recursive: true });
 }
@@ -75,7 +85,25 @@ for (const folder of ["rule-sets/", "datasets/"]) {
 // package root, as dist/cli does: the modules that read ../../package.json and ../../rules
 // find them from either.
 const { peerDependencies } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
-async function bundle(entries, folder) {
+
+/**
+ * What a bundle leaves to be loaded when asked for, as the modules themselves do: the compiled
+ * schemas stay in dist/generated/ (the import()s of dist/generated/modules.js that bundlers follow
+ * for loadStac are kept, pointed there from the bundle's folder), and Ajv, which compiles another
+ * prefix's rules (loadCompiler), stays in node_modules.
+ */
+const loadedWhenAsked = (outdir) => ({
+  name: "loaded-when-asked",
+  setup(build) {
+    build.onResolve({ filter: /\/generated\/modules\.js$/ }, ({ path, resolveDir }) => {
+      const specifier = relative(outdir, resolve(resolveDir, path));
+      return { path: specifier.startsWith(".") ? specifier : `./${specifier}`, external: true };
+    });
+    build.onResolve({ filter: /^(ajv|ajv-formats)$/ }, ({ path }) => ({ path, external: true }));
+  },
+});
+
+async function bundle(entries, folder, options) {
   const outdir = new URL(folder, root).pathname;
   rmSync(outdir, { recursive: true, force: true });
   await build({
@@ -84,21 +112,26 @@ async function bundle(entries, folder) {
     bundle: true,
     splitting: true,
     format: "esm",
-    platform: "node",
-    target: "node20",
-    external: Object.keys(peerDependencies),
-    // commander and the other CommonJS packages require Node's modules; an ES module has no
-    // require of its own, so each chunk is given one.
-    banner: { js: 'import { createRequire as createRequireForBundle } from "node:module";\nconst require = createRequireForBundle(import.meta.url);' },
+    plugins: [loadedWhenAsked(outdir)],
     logLevel: "warning",
+    ...options,
   });
 }
 // validate's worker threads (dist/cli/validate-worker.js) start from an entry of the same bundle,
 // beside main.js, sharing its chunks: a worker then loads what the command line loads.
-await bundle(["dist/cli/main.js", "dist/cli/validate-worker.js"], "dist/cli-bundle/");
+await bundle(["dist/cli/main.js", "dist/cli/validate-worker.js"], "dist/cli-bundle/", {
+  platform: "node",
+  target: "node20",
+  external: Object.keys(peerDependencies),
+  // commander and the other CommonJS packages require Node's modules; an ES module has no
+  // require of its own, so each chunk is given one.
+  banner: { js: 'import { createRequire as createRequireForBundle } from "node:module";\nconst require = createRequireForBundle(import.meta.url);' },
+});
 // The library's entry (package.json "main") alike: importing it loaded 42 modules of dist/
 // (the --stac layer, links, rule sets), now one file and Ajv's runtime; fetchSchemas, which
-// is async, stays a chunk of its own, loaded when called.
-await bundle(["dist/index.js"], "dist/lib-bundle/");
+// is async, stays a chunk of its own, loaded when called. It imports none of Node's modules
+// (src/package-files.ts asks Node for them when it runs there), so that the same files serve
+// Node and bundlers for the browser.
+await bundle(["dist/index.js"], "dist/lib-bundle/", { platform: "neutral", mainFields: ["module", "main"], target: "es2022" });
 
 await buildWeb(root);

@@ -3,12 +3,22 @@
  *
  *   import { validateItem } from "basemodel";
  *   const { valid, errors, warnings } = validateItem(item);
+ *
+ * The same module runs in Node and, bundled, in browsers. Node loads what an option needs (the
+ * compiled STAC schemas, fAIr's other rule sets and dataset rules) when it is first used; a
+ * browser loads it beforehand, with loadFor (or loadStac, loadRuleSet, loadDatasetRules and
+ * loadCompiler, one part each), so that a page fetches only that.
  */
 import type { ItemResult, ValidationResult } from "./validator/item/result.js";
 import type { BaseModelItem } from "./validator/item/types.js";
 import type { FetchReport } from "./validator/engine/fetch-schemas.js";
 import { stacIssues } from "./validator/stac/index.js";
+import { describeValue } from "./diagnostics/messages.js";
+import { loadForSettings } from "./validator/engine/load.js";
+import { documentValues, itemValues } from "./validator/engine/text.js";
 import {
+  documentFormat,
+  settingsFrom,
   validatorFor,
   validatorOf,
   type DocumentOptions,
@@ -64,8 +74,31 @@ export function assertBaseModelItem(value: unknown, options?: ValidatorOptions):
   validator.assertBaseModelItem(value);
 }
 
+/**
+ * Loads what validating these documents with these options needs, where basemodel cannot load it
+ * as it needs it: in a browser (Node loads each part when first used, and this returns at once).
+ * `documents`: a text, read as validateDocumentText reads it (`format`), or parsed values (items,
+ * FeatureCollections). Without documents, `stac: true` loads every bundled STAC schema.
+ *
+ *   await loadFor(text, options);
+ *   const results = validateDocumentText(text, options);
+ */
+export async function loadFor(documents: string | Uint8Array | readonly unknown[] | undefined, options?: DocumentOptions & ValidatorOptions): Promise<void> {
+  const [{ format }, validatorOptions] = textOptions(options, ["file", "format"]);
+  const settings = settingsFrom(validatorOptions ?? {});
+  let items: unknown[] | undefined;
+  if (typeof documents === "string" || documents instanceof Uint8Array) items = documentValues(documents, documentFormat(format));
+  else if (Array.isArray(documents)) items = documents.flatMap(itemValues);
+  else if (documents !== undefined) throw new TypeError(`documents must be a text (a string or UTF-8 bytes) or an array of parsed documents; found ${describeValue(documents)}`);
+  await loadForSettings(settings, items);
+}
+
 export { BaseModelItemError, DEFAULT_MAX_ERRORS } from "./validator/engine/validator.js";
 export { checkLinks, LinkChecker, type LinkCheckOptions } from "./validator/links/index.js";
+export { loadStac } from "./validator/stac/index.js";
+export { loadRuleSet } from "./validator/item/rule-sets.js";
+export { loadDatasetRules } from "./validator/fair/dataset.js";
+export { loadCompiler } from "./validator/item/compile.js";
 export type { FetchOptions, FetchReport } from "./validator/engine/fetch-schemas.js";
 
 /**

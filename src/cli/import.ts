@@ -11,7 +11,7 @@ import type { ProblemKind } from "../server/osm/assemble.js";
 import type { ImportSummary } from "../server/fill/import.js";
 import { shownLocation } from "../server/store/location.js";
 import { storeFactory } from "../server/store/open.js";
-import { withOptionalDependencies } from "./optional.js";
+import { withOptionalDependencies } from "../server/optional.js";
 import { progressBar } from "./progress.js";
 import { UsageError } from "./usage-error.js";
 

@@ -15,7 +15,7 @@ import { absoluteLocation, shownLocation } from "../server/store/location.js";
 import { openStore, storeFactory } from "../server/store/open.js";
 import { exportQueueLocation, openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler, loggedSubmitter } from "./export-log.js";
-import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
+import { SERVER_PACKAGES, withOptionalDependencies } from "../server/optional.js";
 import { withoutPassword } from "../server/errors.js";
 import { requestOptions } from "./serve-options.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
@@ -29,15 +29,12 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-/** The HTTP server's packages: fastify, its plugins, and yaml for YAML request bodies; exports run here too. */
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml"];
-
 /** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Loads the server and the drivers of its store and queue, or says in one line what to install. */
 async function loadServer(drivers: readonly string[]) {
-  const [server, tasks, artifacts] = await withOptionalDependencies("serve", [...OPTIONAL, ...drivers], () =>
+  const [server, tasks, artifacts] = await withOptionalDependencies("serve", [...SERVER_PACKAGES, ...drivers], () =>
     Promise.all([import("../server/app.js"), import("../server/tasks/export-tasks.js"), import("../server/exports/artifacts.js")]),
   );
   return { ...server, ...tasks, ...artifacts };

@@ -9,7 +9,7 @@ import type { QualityRules } from "../server/quality/rules.js";
 import { shownLocation } from "../server/store/location.js";
 import { storeFactory, type StoreFactory } from "../server/store/open.js";
 import type { UpdateSummary } from "../server/fill/apply.js";
-import { withOptionalDependencies } from "./optional.js";
+import { withOptionalDependencies } from "../server/optional.js";
 import { UsageError } from "./usage-error.js";
 
 export interface UpdateFlags {

@@ -12,7 +12,7 @@ import { absoluteLocation, shownLocation } from "../server/store/location.js";
 import { storeFactory } from "../server/store/open.js";
 import { openExportQueue, queueFactory } from "../server/tasks/open-queue.js";
 import { loggedHandler } from "./export-log.js";
-import { EXPORT_PACKAGES, withOptionalDependencies } from "./optional.js";
+import { EXPORT_PACKAGES, withOptionalDependencies } from "../server/optional.js";
 import { withoutPassword } from "../server/errors.js";
 
 export interface WorkerFlags {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -73,9 +74,26 @@ describe("a command whose optional dependencies are missing", () => {
     expect(JSON.parse(other.stdout).files[0].items[0].errors.map((issue: { rule: string }) => issue.rule)).toEqual(["schema-url"]);
   });
 
+  it("import(\"basemodel/server\") lists every missing package in one line", async () => {
+    const script = 'try { await import("basemodel/server"); } catch (error) { console.log(error.message); }';
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: installed, encoding: "utf8" });
+    const missing = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"];
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(`basemodel/server needs the optional dependencies ${missing.join(", ")}: run \`npm install ${install(missing)}\`\n`);
+  });
+
   it("validate --stac works without them: the compiled STAC schemas need only the validator's dependencies", async () => {
     const valid = await run(["validate", "--stac", join(ROOT, "fixtures/valid/realistic-segmentation.json")]);
     expect(valid.stderr).toBe("");
     expect(valid.code).toBe(0);
+  });
+});
+
+describe("basemodel/server with its optional dependencies", () => {
+  it("exports, through import(), what the server's module exports", async () => {
+    const entry = (await import(join(ROOT, "dist/server/entry.js"))) as Record<string, unknown>;
+    const server = (await import(join(ROOT, "dist/server/index.js"))) as Record<string, unknown>;
+    expect(Object.keys(entry).sort()).toEqual(Object.keys(server).sort());
+    for (const name of Object.keys(server)) expect(entry[name]).toBe(server[name]);
   });
 });

@@ -49,7 +49,7 @@ describe("basemodel validate --stac", () => {
     const without = await basemodel(["validate", REALISTIC], { env });
     const withStac = await basemodel(["validate", "--stac", REALISTIC], { env });
     expect(without.stderr).not.toContain("generated/stac/");
-    expect(withStac.stderr).toContain("generated/stac/core-1.1.0.verdict.cjs");
-    expect(withStac.stderr).not.toContain("generated/stac/core-1.1.0.cjs");
+    expect(withStac.stderr).toContain("generated/stac/verdict/schemas.stacspec.org/v1.1.0/item-spec/json-schema/item.js");
+    expect(withStac.stderr).not.toContain("generated/stac/explain/");
   });
 });

@@ -8,8 +8,8 @@ import type { ValidationResult } from "../item/result.js";
 import { issuesFromSchemaErrors, type MessageContext } from "../item/schema-issues.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
 import { isStacItem, listedDatasetSchema, notABaseModelItem } from "../item/not-an-item.js";
-import { declaredRuleSet, DEFAULT_RULE_SET, loadRuleSet, ruleSet, type RuleSetName } from "../item/rule-sets.js";
-import { buildSchema, definedPrefixedMembers } from "../item/schema.js";
+import { declaredRuleSet, DEFAULT_RULE_SET, loadedRuleSet, RULE_SET_NAMES, ruleSet, type RuleSetName } from "../item/rule-sets.js";
+import { buildSchema, definedPrefixedMembers, type SchemaSettings } from "../item/schema.js";
 import { type JsonSchema } from "../../diagnostics/json-schema.js";
 import type { EngineSettings } from "../item/settings.js";
 
@@ -28,6 +28,16 @@ interface Judge {
  * It is handed in rather than imported, so that what does not ask for it never loads it.
  */
 export type StacCheck = (value: unknown, base: readonly Issue[], settings: Readonly<EngineSettings>) => Issue[];
+
+/** The rule sets items may be judged by under these settings: with "auto", every one. */
+export function ruleSetsOf(settings: Readonly<EngineSettings>): readonly RuleSetName[] {
+  return settings.rules === "auto" ? RULE_SET_NAMES : [settings.rules ?? DEFAULT_RULE_SET];
+}
+
+/** The prefix and identifier a rule set checks: with "auto", each set its own (settingsFrom refuses another one). */
+export function schemaSettingsOf(settings: Readonly<EngineSettings>, name: RuleSetName): SchemaSettings {
+  return { prefix: settings.prefix, schemaUrl: settings.rules === "auto" ? ruleSet(name).url : settings.schemaUrl };
+}
 
 /** The two steps every entry point shares: find the issues of one value, then shape them into a result. */
 export class Engine {
@@ -51,13 +61,12 @@ export class Engine {
     let judge = this.judges.get(name);
     if (judge === undefined) {
       const set = ruleSet(name);
-      // With "auto", each set checks its own identifier (settingsFrom refuses another one).
-      const schemaUrl = this.settings.rules === "auto" ? set.url : this.settings.schemaUrl;
-      const definedPrefixed = definedPrefixedMembers(loadRuleSet(name).schema, this.settings.prefix);
-      const settings = { prefix: this.settings.prefix, schemaUrl };
+      const settings = schemaSettingsOf(this.settings, name);
+      const { schemaUrl } = settings;
+      const definedPrefixed = definedPrefixedMembers(loadedRuleSet(name).schema, this.settings.prefix);
       let schema: JsonSchema | undefined;
       // Made on the first item that misses a member: valid items never pay for it.
-      const membersAt = (pointer: string) => membersDefinedAt((schema ??= buildSchema(loadRuleSet(name).schema, set.url, settings)), pointer);
+      const membersAt = (pointer: string) => membersDefinedAt((schema ??= buildSchema(loadedRuleSet(name).schema, set.url, settings)), pointer);
       judge = {
         name,
         compiled: compiledCheck(set, settings),

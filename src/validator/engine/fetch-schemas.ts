@@ -5,9 +5,8 @@
  * This runs before validation, which then reads the cache synchronously (runtime.ts), so that
  * validateItem stays synchronous.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import type { EngineSettings } from "../item/settings.js";
+import { nodeModuleFor } from "../../package-files.js";
 import { settingsFrom, type ValidatorOptions } from "./validator.js";
 import { describeValue } from "../../diagnostics/messages.js";
 import { isHttpUrl } from "../net/http-url.js";
@@ -114,11 +113,12 @@ export class SchemaFetcher {
     if (typeof doc !== "boolean" && !isObject(doc)) return failed("the answer holds no JSON Schema: a schema is an object");
     const file = cacheFile(this.cache, url);
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      const fs = nodeModuleFor("node:fs", "fetchSchemas");
+      fs.mkdirSync(nodeModuleFor("node:path", "fetchSchemas").dirname(file), { recursive: true });
       // Written whole, then renamed: another run reading the cache never sees half a file.
       const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, text);
-      renameSync(partial, file);
+      fs.writeFileSync(partial, text);
+      fs.renameSync(partial, file);
     } catch (error) {
       return failed(`it cannot be written to the cache: ${(error as Error).message}`);
     }

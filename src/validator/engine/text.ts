@@ -177,3 +177,25 @@ function shift(issue: Issue, lineOffset: number): Issue {
   }
   return issue;
 }
+
+/** The items of a parsed document: the value, or each feature of a collection (as validateDocument splits them). */
+export function itemValues(value: unknown): unknown[] {
+  return membersOf(value, true).map((member) => member.value);
+}
+
+/**
+ * The values of a text's items, read as validateDocument reads them, for what they need loaded
+ * (load.ts); a text or a line that does not parse has none.
+ */
+export function documentValues(input: string | Uint8Array, format: DocumentFormat): unknown[] {
+  if (format === "json") {
+    const read = readText(input);
+    return "issue" in read ? [] : itemValues(read.value);
+  }
+  const decoded = decodeText(input);
+  if ("issue" in decoded) return [];
+  return ndjsonLines(decoded.text).flatMap(([line]) => {
+    const parsed = parseJson(line);
+    return "issue" in parsed ? [] : [parsed.value];
+  });
+}

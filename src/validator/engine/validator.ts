@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { nodeModuleFor } from "../../package-files.js";
 import { defaultSchemaCache } from "../stac/cache.js";
 import { normalizeSchemaMap } from "../stac/schema-map.js";
 import { Engine, type StacCheck } from "./engine.js";
@@ -8,7 +8,7 @@ import type { Issue } from "../../diagnostics/issue.js";
 import { describeValue } from "../../diagnostics/messages.js";
 import { problemText, unknownMember } from "../../diagnostics/schema-problems.js";
 import type { ItemResult, ValidationResult } from "../item/result.js";
-import { isRulesOption, loadRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "../item/rule-sets.js";
+import { isRulesOption, loadedRuleSet, PROFILE_NAMES, PROFILES, RULE_SET_URLS, RULES_OPTIONS, ruleSet, type ProfileName, type RulesOption } from "../item/rule-sets.js";
 import { buildSchema, DEFAULT_PREFIX, DEFAULT_SCHEMA_URL, normalizePrefix, normalizeSchemaUrl } from "../item/schema.js";
 import { type JsonSchema } from "../../diagnostics/json-schema.js";
 import { validateDocument, validateText, type DocumentFormat } from "./text.js";
@@ -109,6 +109,12 @@ function ruleSetSettings({ rules, fairChecks = false, schemaUrl }: ValidatorOpti
   return { ...(rules !== undefined && { rules }), fairChecks, schemaUrl: schemaUrl ?? own };
 }
 
+/** The format of a document text: "json" unless said; a TypeError for anything but "json" or "ndjson". */
+export function documentFormat(format: unknown = "json"): DocumentFormat {
+  if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; found ${describeValue(format)}`);
+  return format;
+}
+
 /** Checked, normalised settings; a TypeError says what is wrong with the options. */
 export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (options === null || typeof options !== "object") throw new TypeError("validator options must be an object");
@@ -129,7 +135,7 @@ export function settingsFrom(options: ValidatorOptions): EngineSettings {
   if (!stac && (Object.keys(map).length > 0 || schemaCache !== false)) {
     throw new TypeError("schemaMap and schemaCache are for the extension schemas that stac: true checks; set stac: true too");
   }
-  const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : resolve(schemaCache) };
+  const cache = schemaCache === false ? {} : { schemaCache: schemaCache === true ? defaultSchemaCache() : nodeModuleFor("node:path", "schemaCache").resolve(schemaCache) };
   return { prefix: normalizePrefix(String(prefix)), schemaUrl: normalizeSchemaUrl(schemaUrl), strict, maxErrors, stac, schemaMap: map, ...cache, ...ruleSettings };
 }
 
@@ -160,14 +166,11 @@ export function validatorWith(checked: EngineSettings, stac?: StacCheck): Valida
     settings,
     schema: () => {
       const set = ruleSet(engine.ruleSetFor(undefined));
-      return buildSchema(loadRuleSet(set.name).schema, set.url, settings);
+      return buildSchema(loadedRuleSet(set.name).schema, set.url, settings);
     },
     validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
-    validateDocumentText: (text, { format = "json" } = {}) => {
-      if (format !== "json" && format !== "ndjson") throw new TypeError(`format must be "json" or "ndjson"; found ${describeValue(format)}`);
-      return validateDocument(engine, text, format);
-    },
+    validateDocumentText: (text, { format } = {}) => validateDocument(engine, text, documentFormat(format)),
     isBaseModelItem: (value): value is BaseModelItem => judge(value).valid,
     assertBaseModelItem(value): asserts value is BaseModelItem {
       const result = judge(value);

@@ -5,12 +5,11 @@
  * schema fAIr publishes, and compiled ahead of time). fAIr's keyword check (checks.ts) applies to
  * them too, and --stac adds core STAC and the extensions they declare.
  */
-import { createRequire } from "node:module";
 import type { Issue } from "../../diagnostics/issue.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
 import { issue } from "../../diagnostics/messages.js";
 import { membersDefinedAt } from "../../diagnostics/near-miss.js";
-import { packageFile } from "../../package-files.js";
+import { generatedModule, loadGeneratedModules } from "../../generated-modules.js";
 import type { CompiledCheck } from "../item/rule-sets.js";
 import { issuesFromSchemaErrors, type MessageContext } from "../item/schema-issues.js";
 
@@ -22,19 +21,31 @@ interface DatasetRules {
   context: MessageContext;
 }
 
+const MODULE = "datasets/v1.0.0.js";
+
 let rules: DatasetRules | undefined;
 
-/** The compiled rules, loaded on first use (as rule-sets.ts loads a rule set: synchronously, from the package root). */
+/** The compiled rules, loaded on first use as a rule set is (see generated-modules.ts). */
 function datasetRules(): DatasetRules {
   if (rules === undefined) {
-    const check = createRequire(import.meta.url)(packageFile("dist/generated/datasets/v1.0.0.cjs")) as CompiledCheck & { schema: JsonSchema };
+    const module = generatedModule(MODULE, () => "fAIr's dataset rules are not loaded: call `await loadDatasetRules()` before validating a dataset item with fairChecks: true (where basemodel cannot load files as it needs them, as in a browser)");
+    const { validate: check, schema } = module as { validate: CompiledCheck; schema: JsonSchema };
     rules = {
       check,
       // fAIr's dataset rules define three fair: members and allow any other: none is unknown.
-      context: { schemaUrl: DATASET_SCHEMA_URL, definedPrefixed: [], undefinedPrefixed: "warning", suggestions: {}, membersAt: (pointer) => membersDefinedAt(check.schema, pointer) },
+      context: { schemaUrl: DATASET_SCHEMA_URL, definedPrefixed: [], undefinedPrefixed: "warning", suggestions: {}, membersAt: (pointer) => membersDefinedAt(schema, pointer) },
     };
   }
   return rules;
+}
+
+/**
+ * Loads fAIr's dataset rules. Node loads them when first needed; where basemodel cannot load them
+ * as it needs them (a browser), checking dataset items with `fairChecks` (or the fair-ci profile)
+ * needs this first.
+ */
+export function loadDatasetRules(): Promise<void> {
+  return loadGeneratedModules([MODULE]);
 }
 
 /**

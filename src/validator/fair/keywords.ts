@@ -1,28 +1,17 @@
 /**
  * --fair-checks: every keyword is one of fAIr's vocabulary, as fAIr's catalogue CI requires. The
- * vocabulary is data of ours (schema/rule-sets/keywords.json), versioned with the rule sets.
+ * vocabulary is data of ours (schema/rule-sets/keywords.json, built into src/generated/keywords.ts),
+ * versioned with the rule sets.
  */
-import { readFileSync } from "node:fs";
+import { keywords as vocabularies } from "../../generated/keywords.js";
 import type { Issue } from "../../diagnostics/issue.js";
 import { describeValue, issue, quoteList } from "../../diagnostics/messages.js";
 import type { RuleSetName } from "../item/rule-sets.js";
 import { closest } from "../../diagnostics/suggest.js";
-import { packageFile } from "../../package-files.js";
 
-interface VocabularyFile {
-  vocabularies: Record<string, { keywords: string[] }>;
-  ruleSets: Record<RuleSetName, string>;
-}
-
-let file: VocabularyFile | undefined;
-
-/**
- * The words fAIr's CI accepts under a rule set. The file is read on first use; from src/validator/fair,
- * dist/fair and dist/cli-bundle alike it sits in ../../schema/rule-sets/.
- */
+/** The words fAIr's CI accepts under a rule set. */
 export function vocabulary(ruleSet: RuleSetName): readonly string[] {
-  file ??= JSON.parse(readFileSync(packageFile("schema/rule-sets/keywords.json"), "utf8")) as VocabularyFile;
-  return file.vocabularies[file.ruleSets[ruleSet]]!.keywords;
+  return vocabularies.vocabularies[vocabularies.ruleSets[ruleSet]];
 }
 
 /** One issue per keyword outside the vocabulary, at the keyword. Keywords that are not strings are the schema's to report. */

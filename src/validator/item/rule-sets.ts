@@ -7,16 +7,17 @@
  *   v1.1.0          fAIr's v1.1.0 identifier and its rules
  *
  * Each is a schema of ours (schema/rule-sets/), compiled ahead of time. v1.0.0 is part of the
- * validator; the others are loaded on first use, so that validating without them costs nothing.
+ * validator; the others are loaded on first use, so that validating without them costs nothing
+ * (in Node; elsewhere loadRuleSet loads them beforehand: src/generated-modules.ts).
  */
-import { createRequire } from "node:module";
 import { compiledRuleSets } from "../../generated/rule-sets.js";
 import { schema as specSchema } from "../../generated/schema.js";
 import validateSpec from "../../generated/validate-item.js";
 
 import type { Severity } from "../../diagnostics/issue.js";
 import type { JsonSchema } from "../../diagnostics/json-schema.js";
-import { packageFile } from "../../package-files.js";
+import { describeValue } from "../../diagnostics/messages.js";
+import { generatedModule, loadGeneratedModules } from "../../generated-modules.js";
 import type { SchemaError } from "../../diagnostics/schema-problems.js";
 
 export type RuleSetName = "v1.0.0" | (typeof compiledRuleSets)[number]["name"];
@@ -88,20 +89,29 @@ export function declaredRuleSet(value: unknown): RuleSetName {
 
 const loaded = new Map<RuleSetName, LoadedRuleSet>([[DEFAULT_RULE_SET, { schema: specSchema as JsonSchema, check: validateSpec as CompiledCheck }]]);
 
-/**
- * The schema and compiled check of a set, loaded on first use. The modules are CommonJS so that a
- * synchronous require can load them; the path is computed, so that bundlers leave them out. They are
- * found from the package root (src/package-files.ts).
- */
-export function loadRuleSet(name: RuleSetName): LoadedRuleSet {
+const modulePath = (name: RuleSetName) => `rule-sets/${name}.js`;
+
+/** The schema and compiled check of a set, loaded on first use (see generated-modules.ts). */
+export function loadedRuleSet(name: RuleSetName): LoadedRuleSet {
   let set = loaded.get(name);
   if (set === undefined) {
-    const file = packageFile(`dist/generated/rule-sets/${name}.cjs`);
-    const check = createRequire(import.meta.url)(file) as CompiledCheck & { schema: JsonSchema };
-    set = { schema: check.schema, check };
+    const module = generatedModule(modulePath(name), () => `fAIr's rule set ${name} is not loaded: call \`await loadRuleSet(${JSON.stringify(name)})\` before validating with it (where basemodel cannot load files as it needs them, as in a browser)`);
+    const { validate, schema } = module as { validate: CompiledCheck; schema: JsonSchema };
+    set = { schema, check: validate };
     loaded.set(name, set);
   }
   return set;
+}
+
+/**
+ * Loads one of fAIr's rule sets ("auto": every one it may pick). Node loads them when first
+ * needed; where basemodel cannot load them as it needs them (a browser), validating with `rules`
+ * (or a profile naming them) needs this first.
+ */
+export async function loadRuleSet(rules: RulesOption): Promise<void> {
+  if (!isRulesOption(rules)) throw new TypeError(`rules must be one of ${RULES_OPTIONS.map((name) => JSON.stringify(name)).join(", ")}; found ${describeValue(rules)}`);
+  const names = rules === "auto" ? RULE_SET_NAMES : [rules];
+  await loadGeneratedModules(names.filter((name) => !loaded.has(name)).map(modulePath));
 }
 
 /** Option sets by name: `fair-ci` checks exactly what fAIr's catalogue CI checks today. */

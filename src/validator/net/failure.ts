@@ -2,7 +2,7 @@
  * Why an HTTP request made with fetch (Node's undici) did not get an answer, in words: fetch
  * itself only says "fetch failed", and keeps the reason in its cause.
  */
-import { createRequire } from "node:module";
+import { nodeModule } from "../../package-files.js";
 
 export type FailureKind = "timeout" | "dns" | "refused" | "tls" | "other";
 
@@ -12,10 +12,11 @@ export interface NetworkFailure {
 }
 
 /**
- * Node's table of reason phrases. node:http is loaded when a status needs words, not with the
- * library: it is the largest module Node loads for it, and only --check-links and --fetch ask.
+ * Node's table of reason phrases (none elsewhere). node:http is loaded when a status needs words,
+ * not with the library: it is the largest module Node loads for it, and only --check-links and
+ * --fetch ask.
  */
-const standardReason = (status: number): string | undefined => (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES[status];
+const standardReason = (status: number): string | undefined => nodeModule("node:http")?.STATUS_CODES[status];
 
 /** "404 Not Found": the status and the server's reason phrase, or the standard one when it sent none. */
 export function statusWords(status: number, statusText = ""): string {

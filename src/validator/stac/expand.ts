@@ -214,15 +214,44 @@ export interface Expanded {
   hints: Record<string, Hint>;
 }
 
+/** A $ref, found where `copy` meets it: the node that holds it, the document it is written in, and its schema path. */
+type RefNode = (node: Node & { $ref: string }, base: string, at: string) => unknown;
+
 /**
- * The schema at `rootUrl` with its $refs replaced by their targets, and what the explainer needs:
- * how many branches an anyOf/oneOf has, what a `not` or `contains` asks, which members an object
- * closed by `additionalProperties: false` allows. Throws UnresolvedReference for a $ref to a
- * document `resolve` does not have.
+ * A copy of a schema node for Ajv: annotations and definitions dropped, a string where a schema
+ * belongs read as `true`, and every $ref node replaced by what `ref` makes of it. `visited` sees
+ * each other node with its copy, at its schema path.
  */
-export function expand(resolve: Resolve, rootUrl: string): Expanded {
+function copy(node: unknown, base: string, at: string, ref: RefNode, visited?: (node: Node, out: Node, at: string) => void): unknown {
+  if (Array.isArray(node)) return node.map((child, index) => copy(child, base, `${at}/${index}`, ref, visited));
+  if (!isNode(node)) return node;
+  if (typeof node.$ref === "string") return ref(node as Node & { $ref: string }, base, at);
+  const out: Node = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    if (ANNOTATIONS.has(keyword) || keyword === "definitions" || keyword === "$defs") continue;
+    if (DATA.has(keyword)) out[keyword] = value;
+    else if (SCHEMA_MAPS.has(keyword) && isNode(value)) {
+      out[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [name, schemaOrNames(child) ? copy(child, base, `${at}/${keyword}/${segment(name)}`, ref, visited) : true]),
+      );
+    } else out[keyword] = copy(value, base, `${at}/${keyword}`, ref, visited);
+  }
+  visited?.(node, out, at);
+  return out;
+}
+
+/** A $ref resolved: the document it points into, the pointer inside it, "<document>#<pointer>", and what is there. */
+interface Target {
+  document: string;
+  pointer: string;
+  key: string;
+  resolved: unknown;
+}
+
+/** Resolves $refs against `resolve`'s documents, and tells which targets are too large to expand (INLINE_LIMIT). */
+function referenceTargets(resolve: Resolve) {
   const sizes = new Map<string, number>();
-  const lookup = (ref: string, base: string) => {
+  const lookup = (ref: string, base: string): Target => {
     const to = target(ref, base);
     const doc = resolve(to.document);
     const resolved = doc === undefined ? undefined : pointerGet(doc, to.pointer);
@@ -258,32 +287,21 @@ export function expand(resolve: Resolve, rootUrl: string): Expanded {
     sizes.set(key, size);
     return size;
   };
+  const tooLarge = (to: Target) => expandedSize(to.key, to.resolved, to.document) > INLINE_LIMIT;
+  return { lookup, tooLarge };
+}
 
+/**
+ * The schema at `rootUrl` with its $refs replaced by their targets, and what the explainer needs:
+ * how many branches an anyOf/oneOf has, what a `not` or `contains` asks, which members an object
+ * closed by `additionalProperties: false` allows. Throws UnresolvedReference for a $ref to a
+ * document `resolve` does not have.
+ */
+export function expand(resolve: Resolve, rootUrl: string): Expanded {
+  const { lookup, tooLarge } = referenceTargets(resolve);
   const sites: Record<string, string> = {};
   const hints: Record<string, Hint> = {};
-  const visit = (node: unknown, base: string, at: string, stack: readonly string[]): unknown => {
-    if (Array.isArray(node)) return node.map((child, index) => visit(child, base, `${at}/${index}`, stack));
-    if (!isNode(node)) return node;
-    if (typeof node.$ref === "string") {
-      const to = lookup(node.$ref, base);
-      if (stack.includes(to.key) || expandedSize(to.key, to.resolved, to.document) > INLINE_LIMIT) {
-        const forms = typedForms(to.resolved, to.document, lookup);
-        if (Object.keys(forms).length > 1) hints[at] = { kind: "forms", forms };
-        return { $ref: to.key };
-      }
-      if (to.document === rootUrl && to.pointer !== "") sites[at] = `#${to.pointer}`;
-      return visit(to.resolved, to.document, at, [...stack, to.key]);
-    }
-    const out: Node = {};
-    for (const [keyword, value] of Object.entries(node)) {
-      if (ANNOTATIONS.has(keyword) || keyword === "definitions" || keyword === "$defs") continue;
-      if (DATA.has(keyword)) out[keyword] = value;
-      else if (SCHEMA_MAPS.has(keyword) && isNode(value)) {
-        out[keyword] = Object.fromEntries(
-          Object.entries(value).map(([name, child]) => [name, schemaOrNames(child) ? visit(child, base, `${at}/${keyword}/${segment(name)}`, stack) : true]),
-        );
-      } else out[keyword] = visit(value, base, `${at}/${keyword}`, stack);
-    }
+  const hinted = (node: Node, out: Node, at: string): void => {
     for (const keyword of ["anyOf", "oneOf"]) {
       const branches = node[keyword];
       if (Array.isArray(branches)) hints[`${at}/${keyword}`] = { kind: "branches", count: branches.length };
@@ -299,8 +317,145 @@ export function expand(resolve: Resolve, rootUrl: string): Expanded {
         patterns: Object.keys(isNode(node.patternProperties) ? node.patternProperties : {}),
       };
     }
-    return out;
   };
-  const schema = visit(resolve(rootUrl), rootUrl, "#", [`${rootUrl}#`]);
+  const inline = (stack: readonly string[]): RefNode => (node, base, at) => {
+    const to = lookup(node.$ref, base);
+    if (stack.includes(to.key) || tooLarge(to)) {
+      const forms = typedForms(to.resolved, to.document, lookup);
+      if (Object.keys(forms).length > 1) hints[at] = { kind: "forms", forms };
+      return { $ref: to.key };
+    }
+    if (to.document === rootUrl && to.pointer !== "") sites[at] = `#${to.pointer}`;
+    return copy(to.resolved, to.document, at, inline([...stack, to.key]), hinted);
+  };
+  const schema = copy(resolve(rootUrl), rootUrl, "#", inline([`${rootUrl}#`]), hinted);
   return { schema, sites, hints };
+}
+
+/** Where the failures of an alias's target belong (see SharedExpansion). */
+export interface AliasSite {
+  /** The schema path of the $ref the alias stands for, in the definition that holds it. */
+  site: string;
+  /** The definition of the target: "#/definitions/t3". */
+  target: string;
+}
+
+/**
+ * Many roots expanded into one document, each part once: what expand() would copy into every
+ * place that names it is a definition here, and each place ($ref site) names it through an alias,
+ * `{"$ref": "#/definitions/t3"}`, one per target and site. Compiled with Ajv, a part is one
+ * function whatever the number of roots and places that use it, and the alias's function tells
+ * where a failure comes from: prefixing the failures it passes up with `site` gives each failure
+ * the schema path expand() gives it (scripts/build-stac.mjs does that in the code it writes).
+ * Parts that expand alike are one definition, whichever file and version they come from (MLM
+ * 1.5.1 and 1.5.2 share all but a few).
+ *
+ * Targets too large to expand keep their $ref, as in expand(), and so does a target met again
+ * inside itself: core STAC 1.1.0's common fields hold bands, whose entries hold the common
+ * fields. What a target expands to depends on which of the targets it reaches are being expanded
+ * around it, so such a target may have a definition for each.
+ */
+export class SharedExpansion {
+  readonly definitions: Record<string, unknown> = {};
+  /** Alias definition name -> the site it stands for. */
+  readonly aliases = new Map<string, AliasSite>();
+  /** Part definition name -> the URL of the document it was first met in. */
+  readonly documents = new Map<string, string>();
+  /** "<target key>\n<the keys around it that it reaches>" -> definition name. */
+  private readonly names = new Map<string, string>();
+  /** A definition's JSON -> its name. */
+  private readonly byContent = new Map<string, string>();
+  /** "<target>\n<site>" -> alias name. */
+  private readonly aliasNames = new Map<string, string>();
+  private readonly reaches = new Map<string, ReadonlySet<string>>();
+  private readonly targets: ReturnType<typeof referenceTargets>;
+
+  constructor(resolve: Resolve) {
+    this.targets = referenceTargets(resolve);
+  }
+
+  /** The definition of a root: its schema as expand() makes it, with each expanded target named through an alias. */
+  add(rootUrl: string): string {
+    return this.define(this.targets.lookup(rootUrl, rootUrl), []);
+  }
+
+  /** The $refs a target's node holds, resolved. */
+  private refsOf(to: Target): Target[] {
+    const found: Target[] = [];
+    copy(to.resolved, to.document, "#", (node, base) => {
+      found.push(this.targets.lookup(node.$ref, base));
+      return node;
+    });
+    return found;
+  }
+
+  /** Every target a target's expansion may copy: those its $refs name, and theirs, but none too large to expand. */
+  private reach(to: Target): ReadonlySet<string> {
+    let reached = this.reaches.get(to.key);
+    if (reached === undefined) {
+      const found = new Set<string>();
+      const pending = [to];
+      while (pending.length > 0) {
+        for (const next of this.refsOf(pending.pop()!)) {
+          if (found.has(next.key) || this.targets.tooLarge(next)) continue;
+          found.add(next.key);
+          pending.push(next);
+        }
+      }
+      this.reaches.set(to.key, (reached = found));
+    }
+    return reached;
+  }
+
+  /** The definition of a target expanded inside the targets of `around` (keys), as expand() expands it there. */
+  private define(to: Target, around: readonly string[]): string {
+    const reached = this.reach(to);
+    const key = [to.key, ...around.filter((outer) => reached.has(outer))].join("\n");
+    const known = this.names.get(key);
+    if (known !== undefined) return known;
+    const inside = [...around, to.key];
+    const definition = copy(to.resolved, to.document, "#", (node, base, at) => {
+      const found = this.targets.lookup(node.$ref, base);
+      if (inside.includes(found.key) || this.targets.tooLarge(found)) return { $ref: found.key };
+      return { $ref: `#/definitions/${this.alias(`#/definitions/${this.define(found, inside)}`, at)}` };
+    });
+    const content = JSON.stringify(definition);
+    let name = this.byContent.get(content);
+    if (name === undefined) {
+      name = `t${this.byContent.size}`;
+      this.byContent.set(content, name);
+      this.definitions[name] = definition;
+      this.documents.set(name, to.document);
+    }
+    this.names.set(key, name);
+    return name;
+  }
+
+  private alias(target: string, site: string): string {
+    const key = `${target}\n${site}`;
+    let name = this.aliasNames.get(key);
+    if (name === undefined) {
+      name = `a${this.aliasNames.size}`;
+      this.aliasNames.set(key, name);
+      this.aliases.set(name, { site, target });
+      // A schema that is a $ref alone is its target to Ajv: the comment keeps the alias a function of its own.
+      this.definitions[name] = { $ref: target, $comment: `at ${site}` };
+    }
+    return name;
+  }
+
+  /** A root's schema with every alias replaced by its target: what expand() returns for it, for the build to check. */
+  materialize(name: string): unknown {
+    const visit = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(visit);
+      if (!isNode(node)) return node;
+      const ref = node.$ref;
+      if (typeof ref === "string" && ref.startsWith("#/definitions/")) {
+        const alias = this.aliases.get(ref.slice("#/definitions/".length));
+        if (alias !== undefined) return visit(this.definitions[alias.target.slice("#/definitions/".length)]);
+      }
+      return Object.fromEntries(Object.entries(node).map(([keyword, value]) => [keyword, visit(value)]));
+    };
+    return visit(this.definitions[name]);
+  }
 }

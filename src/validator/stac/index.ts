@@ -21,7 +21,7 @@ import { crossFieldRules, isObject, type JsonObject } from "./cross-field.js";
 import { explainFailures, type Finding, type FindingKind, type Source } from "./explain.js";
 import { checkExtensionUrls, compareVersions } from "./extension-urls.js";
 import { undeclaredExtensions } from "./prefixes.js";
-import { bundledCheck, coreSchema, coreSchemas, type BundledSchema, type SchemaFailure, type SchemaToCheck } from "./registry.js";
+import { bundledCheck, bundledSchema, bundledSchemas, coreSchema, coreSchemas, loadBundledSchemas, type BundledSchema, type SchemaFailure, type SchemaToCheck } from "./registry.js";
 import { RuntimeSchemas } from "./runtime.js";
 import { SchemaSources } from "./sources.js";
 
@@ -45,6 +45,28 @@ function coreFor(item: JsonObject | undefined): { schema: BundledSchema; issue?:
       ...(near !== undefined && { suggestion: `did you mean ${JSON.stringify(near)}?` }),
     }),
   };
+}
+
+/**
+ * Loads the compiled schemas `stac: true` checks these items against (the core schema of each
+ * one's stac_version, and each bundled extension it lists), or every bundled schema without
+ * items. Node loads them when first needed; where basemodel cannot load them as it needs them (a
+ * browser), validating with `stac: true` needs this first.
+ */
+export function loadStac(items?: Iterable<unknown>): Promise<void> {
+  if (items === undefined) return loadBundledSchemas(bundledSchemas);
+  const schemas = new Set<BundledSchema>();
+  for (const value of items) {
+    const item = isObject(value) ? value : undefined;
+    schemas.add(coreFor(item).schema);
+    const listed = item?.stac_extensions;
+    if (!Array.isArray(listed)) continue;
+    for (const url of listed) {
+      const schema = typeof url === "string" ? bundledSchema(url) : undefined;
+      if (schema !== undefined) schemas.add(schema);
+    }
+  }
+  return loadBundledSchemas(schemas);
 }
 
 /** Every finding of one bundled schema: the cross-field rules' first, then the explained rest. */

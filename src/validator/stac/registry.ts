@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
-import { bundledSchemas } from "../../generated/stac-registry.js";
-import { packageFile } from "../../package-files.js";
+import { bundledSchemas as generated } from "../../generated/stac-registry.js";
+import { generatedModule, loadGeneratedModules } from "../../generated-modules.js";
 
 /** One failure of a compiled STAC schema, as Ajv reports it. */
 export interface SchemaFailure {
@@ -42,7 +41,7 @@ export interface CompiledSchema {
   hints: Readonly<Record<string, Hint>>;
 }
 
-export type BundledSchema = (typeof bundledSchemas)[number];
+export type BundledSchema = (typeof generated)[number];
 
 /** A schema an item is checked against: bundled and compiled ahead of time, or mapped or downloaded and compiled at run time (runtime.ts). */
 export interface SchemaToCheck {
@@ -56,39 +55,46 @@ export interface SchemaToCheck {
   check: CompiledSchema;
 }
 
-const byUrl = new Map<string, BundledSchema>(bundledSchemas.map((schema) => [schema.url, schema]));
+const byUrl = new Map<string, BundledSchema>(generated.map((schema) => [schema.url, schema]));
 
 /** The bundled schema an item names, if any; "…/schema.json#" (an empty fragment) is the same URL. */
 export function bundledSchema(url: string): BundledSchema | undefined {
   return byUrl.get(url.endsWith("#") ? url.slice(0, -1) : url);
 }
 
-export const coreSchemas: readonly BundledSchema[] = bundledSchemas.filter((schema) => schema.role === "core");
-export const extensionSchemas: readonly BundledSchema[] = bundledSchemas.filter((schema) => schema.role === "extension");
+export const bundledSchemas: readonly BundledSchema[] = generated;
+export const coreSchemas: readonly BundledSchema[] = generated.filter((schema) => schema.role === "core");
+export const extensionSchemas: readonly BundledSchema[] = generated.filter((schema) => schema.role === "extension");
 
 /** The core item schema of a STAC version ("1.0.0", "1.1.0"). */
 export function coreSchema(stacVersion: string): BundledSchema | undefined {
   return coreSchemas.find((schema) => schema.version === stacVersion);
 }
 
-const loaded = new Map<string, unknown>();
+/** The generated modules of a bundled schema (scripts/build-stac.mjs): its verdict, and its explanation. */
+const modulesOf = (schema: BundledSchema) => [`stac/verdict/${schema.module}.js`, `stac/explain/${schema.module}.js`] as const;
 
-/**
- * A generated module, loaded on first use. The modules are CommonJS so that a synchronous require
- * can load them; the path is computed, so that bundlers leave them out of the code that runs
- * without --stac. They are found from the package root (src/package-files.ts).
- */
-function generatedModule(name: string): unknown {
-  let module = loaded.get(name);
-  if (module === undefined) {
-    module = createRequire(import.meta.url)(packageFile(`dist/generated/stac/${name}.cjs`));
-    loaded.set(name, module);
-  }
-  return module;
+function stacModule(schema: BundledSchema, path: string): unknown {
+  return generatedModule(path, () => `the compiled STAC schema ${schema.url} is not loaded: call \`await loadStac(items)\` before validating with stac: true (where basemodel cannot load files as it needs them, as in a browser)`);
 }
 
+/** Loads the compiled modules of bundled schemas, so that they check items where nothing loads synchronously (see generated-modules.ts). */
+export function loadBundledSchemas(schemas: Iterable<BundledSchema>): Promise<void> {
+  return loadGeneratedModules([...schemas].flatMap(modulesOf));
+}
+
+const explained = new Map<BundledSchema["module"], CompiledSchema>();
+
 /** The compiled check of a bundled schema: every failure, explained (see scripts/build-stac.mjs). */
-export const compiled = (schema: BundledSchema): CompiledSchema => generatedModule(schema.module) as CompiledSchema;
+export function compiled(schema: BundledSchema): CompiledSchema {
+  let check = explained.get(schema.module);
+  if (check === undefined) {
+    const { validate, sites, hints } = stacModule(schema, modulesOf(schema)[1]) as Pick<CompiledSchema, "sites" | "hints"> & { validate: CompiledSchema };
+    check = Object.assign(validate, { sites, hints });
+    explained.set(schema.module, check);
+  }
+  return check;
+}
 
 /**
  * A bundled schema to check an item against. The explaining module is loaded only when an item
@@ -99,7 +105,7 @@ export function bundledCheck(schema: BundledSchema): SchemaToCheck {
     url: schema.url,
     role: schema.role,
     family: schema.family,
-    passes: generatedModule(`${schema.module}.verdict`) as (data: unknown) => boolean,
+    passes: (stacModule(schema, modulesOf(schema)[0]) as { validate: (data: unknown) => boolean }).validate,
     get check() {
       return compiled(schema);
     },

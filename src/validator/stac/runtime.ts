@@ -4,7 +4,7 @@
  * (expand.ts), so that the same explainer words their failures and the same cross-field rules
  * apply. Ajv is loaded only then.
  */
-import { createRequire } from "node:module";
+import { nodeModuleFor } from "../../package-files.js";
 import { AJV_MODULES, AJV_OPTIONS, draftOf, expand, referencedDocuments, UnresolvedReference } from "./expand.js";
 import type { CompiledSchema } from "./registry.js";
 import { SchemaProblem, SchemaSources, withoutFragment } from "./sources.js";
@@ -19,13 +19,12 @@ interface AjvInstance {
   errors?: Array<{ instancePath: string; message?: string }> | null;
 }
 
-const require = createRequire(import.meta.url);
-
 function ajvFor(draft: string): AjvInstance {
   const module = AJV_MODULES[draft];
   if (module === undefined) {
     throw new SchemaProblem(`it is written in JSON Schema ${JSON.stringify(draft)}; basemodel compiles draft-07, 2019-09 and 2020-12`);
   }
+  const require = nodeModuleFor("node:module", "a mapped or downloaded schema").createRequire(import.meta.url);
   const Ajv = (require(module) as { default: new (options: object) => AjvInstance }).default;
   // With Ajv's messages: what is wrong with a schema is said in them.
   const ajv = new Ajv({ ...AJV_OPTIONS, messages: true });

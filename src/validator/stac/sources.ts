@@ -5,9 +5,11 @@
  * schema/stac/, then the cache of downloaded schemas (--fetch). Everything is read synchronously,
  * so that validateItem stays synchronous.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { packageFile } from "../../package-files.js";
+import { nodeModuleFor, packageFile } from "../../package-files.js";
+
+/** The schema map and the download cache are files: Node's modules for them. */
+const fs = () => nodeModuleFor("node:fs", "schemaMap and schemaCache");
+const join = (...paths: string[]) => nodeModuleFor("node:path", "schemaMap and schemaCache").join(...paths);
 
 export type Origin = "map" | "bundled" | "cache";
 
@@ -46,7 +48,7 @@ let bundledFiles: Map<string, string> | undefined;
 function bundledFile(url: string): string | undefined {
   if (bundledFiles === undefined) {
     const folder = packageFile("schema/stac/");
-    const { schemas } = JSON.parse(readFileSync(join(folder, "provenance.json"), "utf8")) as { schemas: Array<{ url: string; file: string }> };
+    const { schemas } = JSON.parse(fs().readFileSync(join(folder, "provenance.json"), "utf8")) as { schemas: Array<{ url: string; file: string }> };
     bundledFiles = new Map(schemas.map((entry) => [entry.url, join(folder, entry.file)]));
   }
   return bundledFiles.get(url);
@@ -93,7 +95,7 @@ export class SchemaSources {
       // The rest of the URL names a file in the folder, never a file outside it.
       if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || /[?#\\]/.test(segment))) continue;
       const file = join(folder, ...segments);
-      if (existsSync(file)) return file;
+      if (fs().existsSync(file)) return file;
     }
     return undefined;
   }
@@ -107,7 +109,7 @@ export class SchemaSources {
     if (bundled !== undefined) return { file: bundled, origin: "bundled" };
     if (this.cache === undefined) return undefined;
     const cached = cacheFile(this.cache, key);
-    return existsSync(cached) ? { file: cached, origin: "cache" } : undefined;
+    return fs().existsSync(cached) ? { file: cached, origin: "cache" } : undefined;
   }
 
   /** The parsed document at a location; a SchemaProblem saying which file and what is wrong with it. */
@@ -115,7 +117,7 @@ export class SchemaSources {
     const which = `${ORIGIN_WORDS[origin]} (${file})`;
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = fs().readFileSync(file, "utf8");
     } catch (error) {
       throw new SchemaProblem(`${which} cannot be read: ${readReason(error as NodeJS.ErrnoException)}`);
     }

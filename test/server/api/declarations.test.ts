@@ -60,7 +60,7 @@ function consumer(): { dir: string; dist: string } {
   mkdirSync(installed, { recursive: true });
   cpSync(path.join(ROOT, "package.json"), path.join(installed, "package.json"));
   const dist = path.join(installed, "dist");
-  cpSync(path.join(ROOT, "dist"), dist, { recursive: true, filter: (source) => !source.endsWith(".js") && !source.endsWith(".cjs") && !source.endsWith(".map") });
+  cpSync(path.join(ROOT, "dist"), dist, { recursive: true, filter: (source) => !source.endsWith(".js") && !source.endsWith(".map") });
   writeFileSync(path.join(dir, "consumer.ts"), CONSUMER);
   const compilerOptions = { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2023"], types: [], noEmit: true, skipLibCheck: false };
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
