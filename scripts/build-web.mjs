@@ -3,7 +3,7 @@
 //                                 from web/shared/page.html, naming its hashed script, style and
 //                                 chunks, with the page's own web/<page>/head.html when it has one
 //   dist/web/assets/<name>-<hash>  the pages' scripts and styles (esbuild, minified, shared chunks
-//                                 split out), MapLibre's worker, the icon; each beside a gzip twin
+//                                 split out), MapLibre's worker, the icon (the server gzips them)
 //   dist/web/pages.json            the pages: name, path served at, HTML file
 // Hashed names change with their content: the server may tell browsers to keep them for a year.
 // Nothing is fetched from elsewhere at run time: every script, style and icon is in assets/.
@@ -11,14 +11,12 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, extname, join, relative } from "node:path";
-import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const require = createRequire(import.meta.url);
 const ASSETS = "assets";
 /** The page served at the server's root; every other page at /<its folder's name>. */
 const HOME = "home";
-const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".svg"]);
 
 const hashOf = (bytes) => createHash("sha256").update(bytes).digest("hex").slice(0, 8).toUpperCase();
 
@@ -100,9 +98,5 @@ export async function buildWeb(root) {
   });
   writeFileSync(join(out, "pages.json"), `${JSON.stringify(pages, null, 2)}\n`);
 
-  // A gzip twin of each text asset: @fastify/static sends it to browsers that accept gzip.
-  for (const file of readdirSync(assets)) {
-    if (COMPRESSIBLE.has(extname(file))) writeFileSync(join(assets, `${file}.gz`), gzipSync(readFileSync(join(assets, file)), { level: 9 }));
-  }
   return pages;
 }

@@ -4,8 +4,10 @@
  * shows while an area is drawn. The pages are built from web/ by scripts/build-web.mjs and ship
  * in the package; every script, style and icon they load comes from here.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { extname, join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { OUTPUT_TYPES, SNAPSHOT_GEOMETRY_TYPES } from "../api/snapshot.js";
 import type { PageSettings } from "../api/page.js";
@@ -47,8 +49,24 @@ export const PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join("; ");
 
+const gzipped = promisify(gzip);
+
 /** Hashed names (scripts/build-web.mjs): a changed file is a new name, so browsers may keep each for a year. */
-const ASSET_MAX_AGE = "365d";
+const ASSET_CACHE = "public, max-age=31536000, immutable";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+interface Asset {
+  type: string;
+  bytes: Buffer;
+  /** Made at the first request that takes gzip, then kept: a third of the bytes on the wire. */
+  gzipped?: Promise<Buffer>;
+}
 
 /** The pages of `root`, or none when the build has not made them. */
 function builtPages(root: string): BuiltPage[] {
@@ -60,18 +78,28 @@ function builtPages(root: string): BuiltPage[] {
   }
 }
 
-/** The assets under /assets/, each sent gzipped to a browser that takes it (the build wrote the gzip beside it). */
-async function registerAssets(app: FastifyInstance, folder: string): Promise<void> {
-  const { default: assets } = await import("@fastify/static");
-  await app.register(assets, {
-    root: folder,
-    prefix: "/assets/",
-    // @fastify/swagger-ui registers it too: this one adds nothing to the reply.
-    decorateReply: false,
-    index: false,
-    immutable: true,
-    maxAge: ASSET_MAX_AGE,
-    preCompressed: true,
+/** Every asset, read once: a few MB that do not change while the server runs. */
+function readAssets(folder: string): Map<string, Asset> {
+  return new Map(readdirSync(folder).map((name) => [name, { type: CONTENT_TYPES[extname(name)] ?? "application/octet-stream", bytes: readFileSync(join(folder, name)) }]));
+}
+
+/** Whether an Accept-Encoding header takes gzip (with a quality above 0). */
+function takesGzip(header: string | undefined): boolean {
+  return (header ?? "").split(",").some((coding) => {
+    const [name, ...parameters] = coding.trim().split(";");
+    return name?.trim().toLowerCase() === "gzip" && !parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(parameter));
+  });
+}
+
+/** GET /assets/<name>: from memory, with a year's cache, gzipped to clients that take it. */
+function serveAssets(app: FastifyInstance, assets: Map<string, Asset>): void {
+  app.get<{ Params: { name: string } }>("/assets/:name", { schema: { hide: true } }, async (request, reply) => {
+    const asset = assets.get(request.params.name);
+    if (asset === undefined) return reply.callNotFound();
+    reply.type(asset.type).header("cache-control", ASSET_CACHE).header("vary", "accept-encoding");
+    if (!takesGzip(request.headers["accept-encoding"])) return reply.send(asset.bytes);
+    asset.gzipped ??= gzipped(asset.bytes);
+    return reply.header("content-encoding", "gzip").send(await asset.gzipped);
   });
 }
 
@@ -90,7 +118,7 @@ export const pageRoutes: FastifyPluginAsync<PagesContext> = async (app, context)
       reply.code(503).send({ detail: `the web pages are not built (no ${join(root, "pages.json")}): run npm run build; the API works without them, its docs at /docs` }),
     );
   } else {
-    await registerAssets(app, join(root, "assets"));
+    serveAssets(app, readAssets(join(root, "assets")));
   }
 
   const settings: PageSettings = {

@@ -20,6 +20,17 @@ import { monacoStorePath, startServer, wireValidator } from "./helpers.js";
 
 const BUILT = packageFile("dist/web/pages.json");
 
+/** An answer's bytes as they come (Node's fetch would unzip them), and its Content-Encoding. */
+function rawGet(url: string, acceptEncoding: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "accept-encoding": acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+}
+
 /** The assets a page's HTML names. */
 const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)].map((match) => match[1]!);
 
@@ -54,7 +65,7 @@ describe("the web pages and their assets", () => {
     expect(html).toContain('href="docs"');
   });
 
-  it("serves each asset with a year's cache, and gzipped to a client that takes gzip", async () => {
+  it("serves each asset with a year's cache, and gzipped to a client that takes gzip (only to one)", async () => {
     const html = await (await fetch(`${server.url}/`)).text();
     const script = assetsOf(html).find((asset) => asset.endsWith(".js"))!;
     const plain = await fetch(`${server.url}/${script}`, { headers: { "accept-encoding": "identity" } });
@@ -62,17 +73,14 @@ describe("the web pages and their assets", () => {
     expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(plain.headers.get("content-type")).toMatch(/^(application|text)\/javascript/);
     const bytes = Buffer.from(await plain.arrayBuffer());
-    // Node's fetch would unzip it: read the bytes as they come.
-    const zipped = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
-      get(`${server.url}/${script}`, { headers: { "accept-encoding": "gzip" } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }));
-      }).on("error", reject);
-    });
+    const zipped = await rawGet(`${server.url}/${script}`, "gzip, deflate");
     expect(zipped.encoding).toBe("gzip");
     expect(zipped.body.length).toBeLessThan(bytes.length / 2);
     expect(gunzipSync(zipped.body).equals(bytes)).toBe(true);
+    // gzip refused (q=0): the bytes as they are.
+    const refused = await rawGet(`${server.url}/${script}`, "gzip;q=0, identity");
+    expect(refused.encoding).toBeUndefined();
+    expect(refused.body.equals(bytes)).toBe(true);
   });
 
   it("the script names MapLibre's worker, which is served as a JavaScript module", async () => {

@@ -22,10 +22,7 @@ type Listeners = { onShape: (geometry: PolygonalGeometry | undefined) => void; o
 
 /** terra-draw on the map, started, its events going to `listeners` while `current()` names a mode. */
 async function startTerraDraw(map: MapLibreMap, current: () => DrawMode | undefined, finished: () => void, listeners: Listeners): Promise<TerraDraw> {
-  const [{ TerraDraw, TerraDrawPolygonMode, TerraDrawRectangleMode, ValidateNotSelfIntersecting }, { TerraDrawMapLibreGLAdapter }] = await Promise.all([
-    import("terra-draw"),
-    import("terra-draw-maplibre-gl-adapter"),
-  ]);
+  const { TerraDraw, TerraDrawPolygonMode, TerraDrawRectangleMode, ValidateNotSelfIntersecting, TerraDrawMapLibreGLAdapter } = await import("./terra-draw-parts.js");
   await styleLoaded(map);
   const draw = new TerraDraw({
     adapter: new TerraDrawMapLibreGLAdapter({ map }),
