@@ -58,9 +58,12 @@ export function exportPanel(panel: HTMLElement, options: { area: Observable<Area
   const refresh = () => {
     const chosen = area.value;
     const request = current();
-    const over = chosen !== undefined && exportLimit(areaKm2(chosen.geometry), settings).over;
+    const km2 = chosen === undefined ? 0 : areaKm2(chosen.geometry);
+    // Custom exports have no area limit: upstream keeps them to staff, who export whole countries.
+    const limit = form.choices().kind === "filters" ? exportLimit(km2, settings) : undefined;
+    const over = limit?.over ?? false;
     if (chosen === undefined) areaLine.textContent = "No area yet: choose one in the Area panel.";
-    else areaLine.textContent = `Area: ${formatKm2(areaKm2(chosen.geometry))}, ${chosen.origin}.${over ? ` ${exportLimit(areaKm2(chosen.geometry), settings).text}` : ""}`;
+    else areaLine.textContent = `Area: ${formatKm2(km2)}, ${chosen.origin}.${over ? ` ${limit!.text}` : ""}`;
     areaLine.classList.toggle("over", over);
     submit.disabled = running || request === undefined || over;
     body.textContent = request?.body ?? "";
