@@ -19,6 +19,8 @@ import { areaDrawing, type DrawMode } from "./draw.js";
 import { exportLimit, plainLimit } from "./limits.js";
 import { areaFromGeoJson, NotAnArea } from "./read-geojson.js";
 
+const NO_AREA = "No area yet: draw one, upload or paste GeoJSON, or pick a country.";
+
 const DRAW_HINTS: Record<DrawMode, string> = {
   polygon: "Click the map to add corners; click the first corner or press Enter to close the polygon; Escape gives up.",
   rectangle: "Click one corner on the map, then the opposite one.",
@@ -33,16 +35,21 @@ export interface AreaPanelOptions {
 export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanelOptions): void {
   const problem = el("p", { class: "problem", role: "alert" });
   const hint = el("p", { class: "hint", role: "status" });
-  const size = el("div", { class: "area-size", role: "status", "aria-live": "polite" }, "No area yet: draw one, upload or paste GeoJSON, or pick a country.");
+  const size = el("div", { class: "area-size", role: "status", "aria-live": "polite" }, NO_AREA);
   const counts = countsList();
 
   const choose = (chosen: Area | undefined) => {
     problem.textContent = "";
     area.set(chosen);
   };
-  const refuse = (error: unknown) => {
-    if (!(error instanceof NotAnArea)) throw error;
-    problem.textContent = error.message;
+  /** GeoJSON text as the area, or what it is instead, in words. */
+  const chooseGeoJson = (text: string, origin: string) => {
+    try {
+      choose(areaFromGeoJson(text, origin));
+    } catch (error) {
+      if (!(error instanceof NotAnArea)) throw error;
+      problem.textContent = error.message;
+    }
   };
 
   const describeSize = (geometry: PolygonalGeometry, origin: string) => {
@@ -98,22 +105,12 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   upload.addEventListener("change", async () => {
     const file = upload.files?.[0];
     if (file === undefined) return;
-    try {
-      choose(areaFromGeoJson(await file.text(), file.name));
-    } catch (error) {
-      refuse(error);
-    }
+    chooseGeoJson(await file.text(), file.name);
     upload.value = "";
   });
 
   const pasted = el("textarea", { rows: 5, spellcheck: "false", placeholder: '{"type": "Polygon", "coordinates": [[[7.41, 43.72], …]]}' });
-  const usePasted = button("Use pasted area", () => {
-    try {
-      choose(areaFromGeoJson(pasted.value, "pasted GeoJSON"));
-    } catch (error) {
-      refuse(error);
-    }
-  });
+  const usePasted = button("Use pasted area", () => chooseGeoJson(pasted.value, "pasted GeoJSON"));
 
   const clear = button("Clear area", () => {
     drawing.stop();
@@ -125,7 +122,7 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
     showOverlay(map, "area", chosen?.geometry);
     counts.show(chosen);
     if (chosen === undefined) {
-      replaceChildren(size, "No area yet: draw one, upload or paste GeoJSON, or pick a country.");
+      replaceChildren(size, NO_AREA);
       return;
     }
     describeSize(chosen.geometry, chosen.origin);
