@@ -24,7 +24,8 @@ const TILE_LIMIT = 200 * 1024;
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
 };
 
 /** Milliseconds from asking for `path` in a fresh context until `ready(page)` resolves. */
@@ -42,6 +43,13 @@ async function timed(browser, url, ready) {
 const homeIdle = (page) => page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
 // Swagger UI has rendered the document: an operation per route.
 const docsRendered = (page) => page.waitForFunction(() => globalThis.document.querySelectorAll(".opblock-summary-path").length > 40, undefined, PATIENCE);
+
+/** "26 answered 200, 34 answered 204". */
+function statuses(tiles) {
+  const counts = new Map();
+  for (const { status } of tiles) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, count]) => `${count} answered ${status}`).join(", ");
+}
 
 /** Web Mercator tile coordinates of a longitude and latitude at zoom `z`, fractional. */
 function tileOf(lon, lat, z) {
@@ -145,7 +153,7 @@ export async function run(argv = []) {
       const largest = answered.reduce((big, tile) => (tile.bytes > (big?.bytes ?? -1) ? tile : big), undefined);
       const sizes = answered.map((tile) => tile.bytes);
       lines.push(
-        `Tiles asked for while moving over all of Monaco (its buildings' box, ${bounds.map((value) => value.toFixed(4)).join(", ")}) at z12-z16: ${tiles.length} (${answered.length} answered 200, ${tiles.length - answered.length} other); ` +
+        `Tiles asked for while moving over all of Monaco (its buildings' box, ${bounds.map((value) => value.toFixed(4)).join(", ")}) at z12-z16: ${tiles.length} (${statuses(tiles)}); ` +
           `largest ${largest ? `${(largest.bytes / 1024).toFixed(1)} KB (${largest.url})` : "none"}, median ${sizes.length ? (median(sizes) / 1024).toFixed(1) : 0} KB, total ${(sizes.reduce((sum, bytes) => sum + bytes, 0) / 1024).toFixed(0)} KB; ` +
           `over ${TILE_LIMIT / 1024} KB: ${answered.filter((tile) => tile.bytes > TILE_LIMIT).length}.`,
       );
