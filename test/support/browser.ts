@@ -109,10 +109,11 @@ export async function watchedPage(viewport = { width: 1280, height: 800 }): Prom
   return { page, context, requests, errors };
 }
 
-/** Saves what the page shows as docs/screenshots/<name>.png, which README shows; a page with a map once it is still. */
+/** Saves what the page shows as docs/screenshots/<name>.jpg, which README shows; a page with a map once it is still. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.locator("[aria-busy=true]").first().waitFor({ state: "detached", timeout: 120_000 });
-  const path = resolve(__dirname, "../../docs/screenshots", `${name}.png`);
+  const path = resolve(__dirname, "../../docs/screenshots", `${name}.jpg`);
   mkdirSync(dirname(path), { recursive: true });
-  await page.screenshot({ path });
+  // JPEG: a map's screenshot is a fifth of its PNG, and as readable.
+  await page.screenshot({ path, type: "jpeg", quality: 80 });
 }

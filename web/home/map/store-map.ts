@@ -6,6 +6,7 @@ import { AttributionControl, Map as MapLibreMap, NavigationControl, ScaleControl
 import type { PolygonalGeometry } from "../../../src/model/geojson.js";
 import { geometryBBox } from "../../../src/model/geojson.js";
 import { storeStyle } from "./style.js";
+import { watchLoad } from "./style-loaded.js";
 import type { StoreTiles } from "./tilejson.js";
 import { showFeaturePopups } from "./popup.js";
 
@@ -31,6 +32,7 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
     // No labels, so nothing fades in: idle as soon as all is drawn.
     fadeDuration: 0,
   });
+  watchLoad(map);
   map.getCanvas().setAttribute("aria-describedby", "map-description");
   map.touchZoomRotate.disableRotation();
   map.keyboard.disableRotation();
