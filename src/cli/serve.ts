@@ -28,8 +28,11 @@ export interface ServeIo {
   stopped: Promise<void>;
 }
 
-/** The HTTP server's packages: fastify, its plugins, and yaml for YAML request bodies; exports run here too. */
-const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml"];
+/**
+ * The HTTP server's packages: fastify, its plugins, yaml for YAML request bodies, and the tiler
+ * and encoder of the SQLite store's vector tiles; exports run here too.
+ */
+const OPTIONAL = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf"];
 
 /** Clean-up looks for old exports this often at most (and more often for short maximum ages). */
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;

@@ -19,6 +19,7 @@ import { acceptAliases } from "../http/aliases.js";
 import type { Refused } from "../http/body-checks.js";
 import { exportAreaProblems, polygonalArea, type AreaLimit } from "../http/export-area.js";
 import { taskStatus } from "../http/task-status.js";
+import { baseUrl } from "../http/base-url.js";
 
 /** What the schema cannot say about a request, every problem of the members it accepted. */
 async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {
@@ -103,11 +104,6 @@ export async function enqueueExport(queue: ExportSubmitter, payload: ExportTaskP
   }
   const trackLink = `/tasks/status/${task.id}/`;
   return { taskId: task.id, trackLink, task_id: task.id, track_link: trackLink };
-}
-
-/** Where clients reach this server: the configured public URL, else what the request was sent to. */
-function baseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
 }
 
 export const snapshotRoutes: FastifyPluginAsync<ExportsContext> = async (app, context) => {
