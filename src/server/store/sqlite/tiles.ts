@@ -96,7 +96,8 @@ export class SqliteTiles {
     for (const table of tables) {
       const where = candidateWhere(table, box, { tags });
       const type = osmTypeOfTable(table);
-      for (const [osmId, tagsJson, geometryJson, status] of this.statement(table, where.sql).iterate(...where.parameters) as IterableIterator<TileRow>) {
+      // all(), not iterate(): a tile's rows are few, and stepping through them one call at a time costs more.
+      for (const [osmId, tagsJson, geometryJson, status] of this.statement(table, where.sql).all(...where.parameters) as TileRow[]) {
         const geometry = JSON.parse(geometryJson) as Geometry;
         if (!kinds.has(geometry.type)) continue;
         const rank = featureId(type, osmId);
