@@ -49,8 +49,8 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN) {
-  const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN, extra = []) {
+  const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes), ...extra];
   // Standard error is a pipe, as under a service manager: the server logs a line per request
   // there at its default level. Only its end is kept, to say why a server that exits did.
   const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"] });

@@ -23,7 +23,7 @@ export function checkedTable(table: FeatureTable): FeatureTable {
 export function candidateWhere(table: FeatureTable, area: AreaFilter, options: CountOptions, parameters: Parameters): string {
   const conditions = [
     areaCondition(area, options.relation ?? "intersects", parameters),
-    options.geometry === undefined ? "" : `ST_GeometryType(t.geom) = ANY(${parameters.add(KINDS[options.geometry])}::text[])`,
+    options.geometry === undefined ? "" : kindCondition([options.geometry], parameters),
     tagCondition(options.tags, parameters),
     changesetCondition(options.changesets, parameters),
     options.status === undefined
@@ -31,6 +31,11 @@ export function candidateWhere(table: FeatureTable, area: AreaFilter, options: C
       : `EXISTS (SELECT 1 FROM quality q WHERE q.feature_table = ${parameters.add(checkedTable(table))} AND q.osm_id = t.osm_id AND q.status = ${parameters.add(options.status)})`,
   ].filter((condition) => condition !== "");
   return conditions.length === 0 ? "true" : conditions.join(" AND ");
+}
+
+/** The geometry is of one of these kinds. */
+export function kindCondition(kinds: readonly GeometryKind[], parameters: Parameters): string {
+  return `ST_GeometryType(t.geom) = ANY(${parameters.add(kinds.flatMap((kind) => KINDS[kind]))}::text[])`;
 }
 
 function areaCondition(area: AreaFilter, relation: "intersects" | "within", parameters: Parameters): string {
