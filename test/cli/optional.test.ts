@@ -77,7 +77,7 @@ describe("a command whose optional dependencies are missing", () => {
   it("import(\"basemodel/server\") lists every missing package in one line", async () => {
     const script = 'try { await import("basemodel/server"); } catch (error) { console.log(error.message); }';
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: installed, encoding: "utf8" });
-    const missing = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"];
+    const missing = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf"];
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(`basemodel/server needs the optional dependencies ${missing.join(", ")}: run \`npm install ${install(missing)}\`\n`);
   });
