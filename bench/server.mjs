@@ -11,6 +11,7 @@
 //   node bench/server.mjs --against <commit>   the server of <commit> (built in a temporary
 //                                               folder with this checkout's node_modules) vs this
 //                                               one, on the same store file
+//   node bench/server.mjs --against <commit> --postgres <url>   the same, both servers on PostGIS
 //   node bench/server.mjs --postgres <url>     this server on SQLite vs on PostGIS (<url>: a
 //                                               database whose feature tables it may replace)
 // Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10, or
@@ -51,11 +52,11 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN) {
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN, env = {}) {
   const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
   // Standard error is a pipe, as under a service manager: the server logs a line per request
   // there at its default level. Only its end is kept, to say why a server that exits did.
-  const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let errors = "";
   child.stderr.on("data", (chunk) => (errors = (errors + chunk).slice(-2000)));
   const url = await new Promise((resolve, reject) => {
@@ -106,12 +107,13 @@ export function cpuMs(pid) {
 }
 
 /**
- * CPU milliseconds charged so far to the PostgreSQL backends serving database `url`'s clients
- * (but this one's): what a server on PostGIS costs beyond its own process. PostgreSQL must run
- * on this machine; a backend that exits between two readings takes its time with it.
+ * CPU milliseconds charged so far to the PostgreSQL backends of the clients named `application`
+ * (a server started with PGAPPNAME set to it): what a server on PostGIS costs beyond its own
+ * process. PostgreSQL must run on this machine; a backend that exits between two readings takes
+ * its time with it.
  */
-async function backendsCpuMs(client) {
-  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()");
+async function backendsCpuMs(client, application) {
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND application_name = $1", [application]);
   return rows.reduce((sum, { pid }) => sum + (cpuMs(pid) ?? 0), 0);
 }
 
@@ -287,9 +289,12 @@ export async function runAB(options) {
     if (options.against !== undefined) {
       const commit = execFileSync("git", ["-C", root, "rev-parse", "--short", options.against], { encoding: "utf8" }).trim();
       const changed = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "src"], { encoding: "utf8" }).trim() !== "";
+      // With --postgres too, both on PostGIS (loaded by this checkout).
+      const db = options.postgres ?? monaco;
+      if (options.postgres !== undefined) execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });
       contenders = [
-        { label: `commit ${commit}`, bin: buildCommit(commit, dir), db: monaco },
-        { label: `this checkout (${execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}${changed ? " + changes" : ""})`, bin: BIN, db: monaco },
+        { label: `commit ${commit}`, bin: buildCommit(commit, dir), db },
+        { label: `this checkout (${execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}${changed ? " + changes" : ""})`, bin: BIN, db },
       ];
     } else {
       execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });
@@ -309,8 +314,10 @@ export async function runAB(options) {
       const servers = [];
       try {
         for (const [index, contender] of contenders.entries()) {
-          const server = await startServe(contender.db, processes, join(dir, `exports-${index}`), contender.bin);
-          if (contender.db === options.postgres) server.database = { cpuMs: () => backendsCpuMs(monitor) };
+          // Its PostgreSQL connections carry its name, for their CPU time to be told apart.
+          const application = `basemodel-bench-${index}`;
+          const server = await startServe(contender.db, processes, join(dir, `exports-${index}`), contender.bin, { PGAPPNAME: application });
+          if (contender.db === options.postgres) server.database = { cpuMs: () => backendsCpuMs(monitor, application) };
           servers.push(server);
         }
         const rows = await alternate(servers, "/raw/all", rawAllBody(), options);
@@ -343,10 +350,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   if (values.against === undefined && values.postgres === undefined) console.log(await run());
-  else if (values.against !== undefined && values.postgres !== undefined) {
-    console.error("--against and --postgres each make an A/B run of their own: give one of them");
-    process.exitCode = 2;
-  } else {
+  else {
     const processes = (values.processes ?? (values.against !== undefined ? "1,2" : "2")).split(",").map(Number);
     console.log(await runAB({ against: values.against, postgres: values.postgres, processes, rounds: Number(values.rounds), seconds: Number(values.seconds), requests: values.requests === undefined ? undefined : Number(values.requests) }));
   }
