@@ -52,8 +52,8 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN, env = {}) {
-  const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN, env = {}, nodeOptions = []) {
+  const args = [...nodeOptions, bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
   // Standard error is a pipe, as under a service manager: the server logs a line per request
   // there at its default level. Only its end is kept, to say why a server that exits did.
   const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
@@ -143,7 +143,7 @@ export function load(url, path, body, connections, duration = 10, amount = undef
 }
 
 /** Monaco's centre, buildings: the /raw/all body of every benchmark here. */
-function rawAllBody() {
+export function rawAllBody() {
   const [minX, minY, maxX, maxY] = CENTRE;
   return { area: `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`, tags: "building" };
 }
@@ -206,7 +206,7 @@ export async function run() {
 }
 
 /** The server of `commit`, built in `dir` with this checkout's node_modules: the path of its CLI. */
-function buildCommit(commit, dir) {
+export function buildCommit(commit, dir) {
   const tree = join(dir, commit);
   mkdirSync(tree);
   execFileSync("sh", ["-c", 'git -C "$0" archive "$1" | tar -x -C "$2"', root, commit, tree]);
