@@ -130,7 +130,7 @@ async function run({ postgres, requests }) {
     const timing = [];
     const walks = [];
     for (const store of stores) {
-      const fresh = await startServe(store.db, 1, join(dir, `exports-${store.label}`), BIN, ["--tile-cache", "0"]);
+      const fresh = await startServe(store.db, 1, join(dir, `exports-${store.label}`), BIN, { args: ["--tile-cache", "0"] });
       const cached = await startServe(store.db, 1, join(dir, `exports-${store.label}-cached`));
       try {
         for (const row of await tileVersusRawAll(fresh, cached, requests)) timing.push({ store: store.label, ...row });

@@ -40,7 +40,9 @@ export function kindCondition(kinds: readonly GeometryKind[], parameters: Parame
 
 function areaCondition(area: AreaFilter, relation: "intersects" | "within", parameters: Parameters): string {
   if (area.geometry === null) return "";
-  const geometry = `ST_SetSRID(ST_GeomFromGeoJSON(${parameters.add(JSON.stringify(area.geometry))}), 4326)`;
+  // A sub-select: built once per run even in a generic plan (a prepared statement's), where a
+  // plain expression of a parameter would be built again for every row.
+  const geometry = `(SELECT ST_SetSRID(ST_GeomFromGeoJSON(${parameters.add(JSON.stringify(area.geometry))}), 4326))`;
   // ST_Intersects and ST_Within test the GiST index's boxes themselves before the exact test.
   return relation === "within" ? `ST_Within(t.geom, ${geometry})` : `ST_Intersects(t.geom, ${geometry})`;
 }

@@ -310,6 +310,19 @@ export function describeStoreContract(name: string, place: (() => Promise<string
       }
     });
 
+    it("a page asked for again and again, in other areas (a store may plan it once and keep the plan), is what it was the first time", async () => {
+      for (const table of FEATURE_TABLES) {
+        const everywhere = features[table].slice(0, 1000);
+        const inL = await inArea(table, { annotated: true });
+        // PostgreSQL keeps a prepared statement's generic plan after its fifth run: twelve runs pass it.
+        for (let run = 0; run < 12; run++) {
+          const [where, expected] = run % 2 === 0 ? [area, inL] : [EVERYWHERE, everywhere];
+          // The caller reads no more than the limit, as a route does.
+          expect(await collect(store.candidates(table, where, { annotated: true, limit: 1000 }), 1000), `${table} run ${run}`).toEqual(expected.slice(0, 1000));
+        }
+      }
+    });
+
     it("countCandidates: how many rows candidates() reads (calls onRead for), at least its matches", async () => {
       const optionSets: CandidateOptions[] = [{}, { relation: "within" }, { tags: TAG_FILTERS[0] }, { geometry: "polygon" }, { status: "badgeom" }, { changesets: { hashtag: "hotosm-project-123" } }];
       for (const table of FEATURE_TABLES) {
