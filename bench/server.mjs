@@ -11,9 +11,12 @@
 //   node bench/server.mjs --against <commit>   the server of <commit> (built in a temporary
 //                                               folder with this checkout's node_modules) vs this
 //                                               one, on the same store file
+//   node bench/server.mjs --against <commit> --postgres <url>   the same, both servers on PostGIS
 //   node bench/server.mjs --postgres <url>     this server on SQLite vs on PostGIS (<url>: a
 //                                               database whose feature tables it may replace)
-// Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10.
+// Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10, or
+// --requests 3000 (a fixed number of requests per round instead of a fixed time: on a shared
+// machine the CPU per request over the same work is the figure that means something, not the rate).
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -21,6 +24,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { buildCommit, commitLabels } from "./commit.mjs";
+import pg from "pg";
 
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
@@ -49,11 +53,11 @@ function importBench(dir) {
   return JSON.parse(readFileSync(out, "utf8")).results.map((result) => ({ min: result.min * 1000, median: result.median * 1000 }));
 }
 
-export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN) {
-  const args = [bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes)];
+export async function startServe(db, processes = 1, exportsDir = join(dirname(db), "exports"), bin = BIN, { args: extra = [], env = {}, nodeOptions = [] } = {}) {
+  const args = [...nodeOptions, bin, "serve", "--db", db, "--port", "0", "--exports", exportsDir, "--processes", String(processes), ...extra];
   // Standard error is a pipe, as under a service manager: the server logs a line per request
   // there at its default level. Only its end is kept, to say why a server that exits did.
-  const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let errors = "";
   child.stderr.on("data", (chunk) => (errors = (errors + chunk).slice(-2000)));
   const url = await new Promise((resolve, reject) => {
@@ -104,6 +108,17 @@ export function cpuMs(pid) {
 }
 
 /**
+ * CPU milliseconds charged so far to the PostgreSQL backends of the clients named `application`
+ * (a server started with PGAPPNAME set to it): what a server on PostGIS costs beyond its own
+ * process. PostgreSQL must run on this machine; a backend that exits between two readings takes
+ * its time with it.
+ */
+async function backendsCpuMs(client, application) {
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND application_name = $1", [application]);
+  return rows.reduce((sum, { pid }) => sum + (cpuMs(pid) ?? 0), 0);
+}
+
+/**
  * The server's CPU time per request over 100 sequential requests: what one request costs,
  * which stalls of a shared machine lengthen (wall clock) but do not inflate as much.
  */
@@ -116,19 +131,20 @@ export async function cpuPerRequest(server, path, body) {
   return (cpuMs(server.pid) - before) / 100;
 }
 
-export function load(url, path, body, connections, duration = 10) {
+/** autocannon for `duration` seconds, or for `amount` requests when given (then duration is ignored). */
+export function load(url, path, body, connections, duration = 10, amount = undefined) {
   return autocannon({
     url: url + path,
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
     connections,
-    duration,
+    ...(amount === undefined ? { duration } : { amount }),
   });
 }
 
 /** Monaco's centre, buildings: the /raw/all body of every benchmark here. */
-function rawAllBody() {
+export function rawAllBody() {
   const [minX, minY, maxX, maxY] = CENTRE;
   return { area: `${minX} ${minY}, ${maxX} ${minY}, ${maxX} ${maxY}, ${minX} ${maxY}, ${minX} ${minY}`, tags: "building" };
 }
@@ -202,18 +218,21 @@ const median = (values) => {
  * and the server's CPU milliseconds per answered request, which a machine shared with other work
  * inflates far less than it cuts the rate (one process only: a cluster's workers are other pids).
  */
-async function alternate([reference, current], path, body, { rounds, seconds }) {
-  const send = (server) => fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  for (const server of [reference, current]) for (let i = 0; i < 20; i++) await (await send(server)).arrayBuffer();
+async function alternate([reference, current], path, body, { rounds, seconds, requests }) {
+  // Warm-up: 500 requests each at the same load, so that both have compiled their hot paths.
+  for (const server of [reference, current]) await load(server.url, path, body, 50, undefined, 500);
   const rows = [];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [reference, current] : [current, reference];
     const results = new Map();
     for (const server of order) {
       const before = cpuMs(server.pid);
-      const result = await load(server.url, path, body, 50, seconds);
+      const databaseBefore = await server.database?.cpuMs();
+      const result = await load(server.url, path, body, 50, seconds, requests);
       const after = cpuMs(server.pid);
       result.cpuPerRequest = before === null || after === null || result.requests.total === 0 ? null : (after - before) / result.requests.total;
+      // A server on PostGIS: its PostgreSQL backends' CPU per request too (see cpuPerRequest's sum).
+      if (server.database !== undefined && result.cpuPerRequest !== null) result.databaseCpuPerRequest = ((await server.database.cpuMs()) - databaseBefore) / result.requests.total;
       results.set(server, result);
     }
     rows.push([reference, current].map((server) => results.get(server)));
@@ -228,12 +247,14 @@ async function alternate([reference, current], path, body, { rounds, seconds }) 
 function abTable(labels, rows, processes) {
   const cpu = processes === 1 && rows.every((row) => row.every((result) => result.cpuPerRequest !== null));
   const rate = (result) => `${result.requests.average.toFixed(0)} req/s${result.errors + result.non2xx > 0 ? ` (${result.errors + result.non2xx} errors)` : ""}`;
-  const cost = (result) => (cpu ? ` | ${result.cpuPerRequest.toFixed(2)} ms` : "");
+  // Node's CPU, and with PostgreSQL's backends added where the server has them.
+  const total = (result) => result.cpuPerRequest + (result.databaseCpuPerRequest ?? 0);
+  const cost = (result) => (cpu ? ` | ${total(result).toFixed(2)} ms${result.databaseCpuPerRequest === undefined ? "" : ` (node ${result.cpuPerRequest.toFixed(2)} + PostgreSQL ${result.databaseCpuPerRequest.toFixed(2)})`}` : "");
   const ratios = rows.map(([reference, current]) => current.requests.average / reference.requests.average);
-  const cpuRatios = cpu ? rows.map(([reference, current]) => reference.cpuPerRequest / current.cpuPerRequest) : [];
+  const cpuRatios = cpu ? rows.map(([reference, current]) => total(reference) / total(current)) : [];
   const spread = (values) => `**${median(values).toFixed(2)}x** (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})`;
   const medianOf = (index) => median(rows.map((row) => row[index].requests.average)).toFixed(0);
-  const medianCpu = (index) => (cpu ? ` | ${median(rows.map((row) => row[index].cpuPerRequest)).toFixed(2)} ms` : "");
+  const medianCpu = (index) => (cpu ? ` | ${median(rows.map((row) => total(row[index]))).toFixed(2)} ms` : "");
   const cpuHeads = cpu ? ` | ${labels[0]}: CPU per request | ${labels[1]}: CPU per request | CPU ratio` : "";
   return [
     `| Round | ${labels[0]} (reference) | ${labels[1]} | Ratio${cpuHeads} |`,
@@ -258,9 +279,12 @@ export async function runAB(options) {
     let contenders;
     if (options.against !== undefined) {
       const { commit, current } = commitLabels(options.against);
+      // With --postgres too, both on PostGIS (loaded by this checkout).
+      const db = options.postgres ?? monaco;
+      if (options.postgres !== undefined) execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });
       contenders = [
-        { label: `commit ${commit}`, bin: buildCommit(commit, dir), db: monaco },
-        { label: current, bin: BIN, db: monaco },
+        { label: `commit ${commit}`, bin: buildCommit(commit, dir), db },
+        { label: current, bin: BIN, db },
       ];
     } else {
       execFileSync(node, [BIN, "import", MONACO, "--db", options.postgres], { stdio: "ignore" });
@@ -273,14 +297,23 @@ export async function runAB(options) {
     const sections = [
       `This machine at the start: a busy loop ran ${(machine.share * 100).toFixed(0)} % of 5 s; its longest stall was ${machine.longest.toFixed(0)} ms.`,
     ];
+    // Reads the CPU of the PostgreSQL backends, for the server on PostGIS.
+    const monitor = options.postgres === undefined ? undefined : new pg.Client({ connectionString: options.postgres });
+    await monitor?.connect();
     for (const processes of options.processes) {
       const servers = [];
       try {
-        for (const [index, contender] of contenders.entries()) servers.push(await startServe(contender.db, processes, join(dir, `exports-${index}`), contender.bin));
+        for (const [index, contender] of contenders.entries()) {
+          // Its PostgreSQL connections carry its name, for their CPU time to be told apart.
+          const application = `basemodel-bench-${index}`;
+          const server = await startServe(contender.db, processes, join(dir, `exports-${index}`), contender.bin, { env: { PGAPPNAME: application } });
+          if (contender.db === options.postgres) server.database = { cpuMs: () => backendsCpuMs(monitor, application) };
+          servers.push(server);
+        }
         const rows = await alternate(servers, "/raw/all", rawAllBody(), options);
         sections.push(
           "",
-          `POST /raw/all, Monaco's centre, 50 connections, --processes ${processes}, ${options.rounds} rounds of ${options.seconds} s each, alternating:`,
+          `POST /raw/all, Monaco's centre, 50 connections, --processes ${processes}, ${options.rounds} rounds of ${options.requests === undefined ? `${options.seconds} s` : `${options.requests} requests`} each, alternating:`,
           "",
           abTable(contenders.map((contender) => contender.label), rows, processes),
         );
@@ -288,6 +321,7 @@ export async function runAB(options) {
         await Promise.all(servers.map((server) => server.stop()));
       }
     }
+    await monitor?.end();
     return sections.join("\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -302,14 +336,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       processes: { type: "string" },
       rounds: { type: "string", default: "8" },
       seconds: { type: "string", default: "10" },
+      requests: { type: "string" },
     },
   });
   if (values.against === undefined && values.postgres === undefined) console.log(await run());
-  else if (values.against !== undefined && values.postgres !== undefined) {
-    console.error("--against and --postgres each make an A/B run of their own: give one of them");
-    process.exitCode = 2;
-  } else {
+  else {
     const processes = (values.processes ?? (values.against !== undefined ? "1,2" : "2")).split(",").map(Number);
-    console.log(await runAB({ against: values.against, postgres: values.postgres, processes, rounds: Number(values.rounds), seconds: Number(values.seconds) }));
+    console.log(await runAB({ against: values.against, postgres: values.postgres, processes, rounds: Number(values.rounds), seconds: Number(values.seconds), requests: values.requests === undefined ? undefined : Number(values.requests) }));
   }
 }

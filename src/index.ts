@@ -112,7 +112,10 @@ export type { DocumentOptions, TextOptions, TextValidationResult, Validator, Val
 export { DEFAULT_PREFIX, DEFAULT_SCHEMA_URL } from "./validator/item/schema.js";
 export { type JsonSchema } from "./diagnostics/json-schema.js";
 export { rules, type Rule } from "./diagnostics/rules.js";
-export { PROFILE_NAMES, RULE_SET_NAMES, type ProfileName, type RuleSetName, type RulesOption } from "./validator/item/rule-sets.js";
-export type { Issue, RuleId, Severity } from "./diagnostics/issue.js";
+export { PROFILE_NAMES, PROFILES, RULE_SET_NAMES, RULES_OPTIONS, type ProfileName, type RuleSetName, type RulesOption } from "./validator/item/rule-sets.js";
+export { byPosition, type Issue, type RuleId, type Severity } from "./diagnostics/issue.js";
+// How `basemodel validate` shows an issue to a person (its text format), for pages that show issues as it does.
+export { issueView, itemLabel, type IssueView } from "./validator/report/labels.js";
+export { SourceLines, type FrameLine, type FrameSegment, type FrameStyle } from "./validator/report/code-frame.js";
 export type { ItemResult, ValidationResult } from "./validator/item/result.js";
 export type * from "./validator/item/types.js";

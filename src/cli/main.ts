@@ -243,6 +243,7 @@ function program(): Command {
     .option("--processes <n>", "processes answering HTTP requests on the port, to use more cores; exports run in the main one", numberAtLeast(1, true), 1)
     .option("--max-area <km2>", "largest export area in km²", numberAtLeast(0, false), 100_000)
     .option("--plain-max-area <km2>", "largest area in km² of a /snapshot/plain/ request with a geometry", numberAtLeast(0, false), 6)
+    .option("--tile-cache <MiB>", "vector tiles kept in memory by each process (0: none)", numberAtLeast(0, false), 64)
     .option("--users <file>", "users who may send an access-token, JSON: [{token, osm_id, username, role: admin|staff|guest}] (default: none, every route open)")
     .option("--cors <origins>", "origins whose web pages may call the server: *, none, or origins separated by commas (http://localhost:5000,https://fair.hotosm.org)", corsOrigins, "*")
     .option("--strict-requests", "refuse request members the API does not name (422), instead of ignoring them as the real services do")

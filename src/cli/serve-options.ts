@@ -33,12 +33,13 @@ export function corsOrigins(text: string): CorsOrigins {
 
 /** Reads the --users file: a usage error for one that is missing or wrong. */
 export function requestOptions(
-  flags: Pick<ServeFlags, "cors" | "strictRequests" | "plainMaxArea" | "users">,
-): Pick<ServerOptions, "cors" | "strictRequests" | "plainMaxAreaKm2" | "users"> {
+  flags: Pick<ServeFlags, "cors" | "strictRequests" | "plainMaxArea" | "users" | "tileCache">,
+): Pick<ServerOptions, "cors" | "strictRequests" | "plainMaxAreaKm2" | "users" | "tileCacheBytes"> {
   return {
     cors: flags.cors,
     strictRequests: flags.strictRequests === true,
     plainMaxAreaKm2: flags.plainMaxArea,
+    tileCacheBytes: Math.round(flags.tileCache * 1024 * 1024),
     ...(flags.users !== undefined && { users: readUsersFile(flags.users) }),
   };
 }
@@ -66,4 +67,6 @@ export interface ServeFlags {
   queue?: string;
   /** A users file: who may send which access-token, with which role. */
   users?: string;
+  /** MiB of vector tiles kept in memory, per process. */
+  tileCache: number;
 }

@@ -43,6 +43,13 @@ export function areaOf(geometry: PolygonalGeometry): AreaFilter {
 
 export type GeometryKind = "point" | "line" | "polygon";
 
+/** The tables that hold each kind of geometry: relations are lines or areas, split by their geometry. */
+export const KIND_TABLES: Record<GeometryKind, readonly FeatureTable[]> = {
+  point: ["nodes"],
+  line: ["ways_line", "relations"],
+  polygon: ["ways_poly", "relations"],
+};
+
 /** How a feature must lie in the area: meet it (ST_Intersects, the default), or lie within it, crossing no edge (ST_Within). */
 export type SpatialRelation = "intersects" | "within";
 

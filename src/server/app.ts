@@ -31,6 +31,7 @@ import { AccessTokens, authRoutes, type UserEntry } from "./http/access.js";
 import { pageRoutes } from "./routes/pages.js";
 import { placeRoutes } from "./routes/places.js";
 import { statusRoutes } from "./routes/status.js";
+import { tileRoutes } from "./routes/tiles.js";
 import { firstComeFirstServed } from "./http/turns.js";
 import type { ExportsContext, ExportsOptions, RouteContext } from "./routes/context.js";
 
@@ -61,11 +62,14 @@ export interface ServerOptions {
    * staff). Without it every route is open and no token is anyone's.
    */
   users?: readonly UserEntry[];
+  /** Bytes of vector tiles kept in memory (GET /tiles/...); 0 keeps none. Default 64 MiB. */
+  tileCacheBytes?: number;
 }
 
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_PLAIN_FEATURE_LIMIT = 5000;
+export const DEFAULT_TILE_CACHE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** Node looks for requests that are late at most this often. */
@@ -174,6 +178,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     maxAreaKm2,
     plainMaxAreaKm2: context.plainMaxAreaKm2,
     accessTokens: tokens !== undefined,
+  });
+  await app.register(tileRoutes, {
+    ...context,
+    maxAreaKm2,
+    publicUrl: options.exports?.publicUrl,
+    tileCacheBytes: options.tileCacheBytes ?? DEFAULT_TILE_CACHE_BYTES,
   });
   return app;
 }

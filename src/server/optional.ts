@@ -10,8 +10,8 @@ import { DriverMissing } from "./errors.js";
 /** What running exports loads: GEOS for their areas, the zip, FlatGeobuf and GeoParquet writers, and SQLite for GeoPackage files. */
 export const EXPORT_PACKAGES: readonly string[] = ["better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"];
 
-/** The HTTP server's packages: fastify, its plugins, and yaml for YAML request bodies; exports run in it too. Its store's and queue's drivers aside. */
-export const SERVER_PACKAGES: readonly string[] = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml"];
+/** The HTTP server's packages: fastify, its plugins, yaml for YAML request bodies, the tiler and encoder of the SQLite store's map tiles; exports run in it too. Its store's and queue's drivers aside. */
+export const SERVER_PACKAGES: readonly string[] = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", ...EXPORT_PACKAGES, "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf"];
 
 /**
  * Runs `load` once every package of `packages` (what `user` needs: a command, basemodel/server)

@@ -44,8 +44,8 @@ describe("a command whose optional dependencies are missing", () => {
     ["update", ["update", "change.osc", "--db", "store.db"], ["better-sqlite3", "saxes", "pbf", "geos-wasm"]],
     ["update --no-quality", ["update", "change.osc", "--db", "store.db", "--no-quality"], ["better-sqlite3", "saxes", "pbf"]],
     ["check", ["check", "--db", "store.db"], ["better-sqlite3", "saxes", "pbf", "geos-wasm"]],
-    ["serve", ["serve", "--port", "0"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"]],
-    ["serve --queue", ["serve", "--port", "0", "--queue", "redis://127.0.0.1:6379"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "bullmq", "ioredis"]],
+    ["serve", ["serve", "--port", "0"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf"]],
+    ["serve --queue", ["serve", "--port", "0", "--queue", "redis://127.0.0.1:6379"], ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf", "bullmq", "ioredis"]],
     ["worker", ["worker", "--queue", "redis://127.0.0.1:6379", "--db", "store.db", "--exports", "exports"], ["bullmq", "ioredis", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"]],
     ["worker on PostGIS", ["worker", "--queue", "redis://127.0.0.1:6379", "--db", "postgres://nobody@127.0.0.1:1/none", "--exports", "exports"], ["bullmq", "ioredis", "pg", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer"]],
   ];
@@ -77,7 +77,7 @@ describe("a command whose optional dependencies are missing", () => {
   it("import(\"basemodel/server\") lists every missing package in one line", async () => {
     const script = 'try { await import("basemodel/server"); } catch (error) { console.log(error.message); }';
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: installed, encoding: "utf8" });
-    const missing = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml"];
+    const missing = ["fastify", "@fastify/swagger", "@fastify/swagger-ui", "@fastify/static", "better-sqlite3", "geos-wasm", "yazl", "flatgeobuf", "hyparquet-writer", "yaml", "@maplibre/geojson-vt", "@maplibre/vt-pbf"];
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(`basemodel/server needs the optional dependencies ${missing.join(", ")}: run \`npm install ${install(missing)}\`\n`);
   });

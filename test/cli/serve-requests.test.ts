@@ -1,7 +1,8 @@
-/** basemodel serve --cors, --strict-requests and --plain-max-area, on the real CLI (one process and two). */
+/** basemodel serve --cors, --strict-requests, --plain-max-area and --tile-cache, on the real CLI (one process and two). */
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_POLYGON } from "../../src/server/api/examples.js";
 import { basemodel, scratchDir, startServe } from "./helpers.js";
+import { tileAt } from "../support/vector-tiles.js";
 
 const RING = "1.1951 22.9955, 1.2049 22.9955, 1.2049 23.0045, 1.1951 23.0045, 1.1951 22.9955";
 
@@ -17,9 +18,14 @@ describe("basemodel serve: how requests are answered", { timeout: 120_000 }, () 
   });
 
   for (const processes of ["1", "2"]) {
-    it(`--cors <origins> --strict-requests --plain-max-area, with --processes ${processes}`, async () => {
+    it(`--cors <origins> --strict-requests --plain-max-area --tile-cache, with --processes ${processes}`, async () => {
       const args = ["--port", "0", "--exports", scratchDir(), "--processes", processes];
-      const { child, url, exited } = await startServe([...args, "--cors", "http://localhost:5000, https://fair.hotosm.org", "--strict-requests", "--plain-max-area", "0.5"]);
+      const { child, url, exited } = await startServe([...args, "--cors", "http://localhost:5000, https://fair.hotosm.org", "--strict-requests", "--plain-max-area", "0.5", "--tile-cache", "0"]);
+      // The demo town's map, its tiles made afresh for each request.
+      const tileJson = (await (await fetch(`${url}/tiles.json`)).json()) as { bounds: number[]; center: number[] };
+      const [lon, lat] = tileJson.center as [number, number];
+      const [z, x, y] = tileAt(lon, lat, 15);
+      for (let time = 0; time < 2; time++) expect((await fetch(`${url}/tiles/${z}/${x}/${y}.mvt`)).status).toBe(200);
       const from = (origin: string) => fetch(`${url}/v1/status/`, { headers: { origin } });
       expect((await from("https://fair.hotosm.org")).headers.get("access-control-allow-origin")).toBe("https://fair.hotosm.org");
       expect((await from("https://elsewhere.example")).headers.get("access-control-allow-origin")).toBeNull();
@@ -46,5 +52,7 @@ describe("basemodel serve: how requests are answered", { timeout: 120_000 }, () 
     }
     const area = await basemodel(["serve", "--plain-max-area", "-1"], { cwd: scratchDir() });
     expect([area.code, area.stderr.includes("--plain-max-area")]).toEqual([2, true]);
+    const cache = await basemodel(["serve", "--tile-cache", "lots"], { cwd: scratchDir() });
+    expect([cache.code, cache.stderr.includes("--tile-cache")]).toEqual([2, true]);
   });
 });

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { validateItem, validateItemText, type Issue, type ValidationResult } from "../../src/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { validateDocumentText, validateItem, validateItemText, type Issue, type ValidationResult } from "../../src/index.js";
 import type { EditableItem } from "../support/json-edit.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -192,6 +192,21 @@ describe("validateItemText with bad text", () => {
     const at = positionOf(text, "\u00e9");
     expect(result.errors[0]).toMatchObject({ rule: "encoding", path: "", line: at.line, column: at.column });
     expect(result.errors[0]!.message).toBe(`the text is not valid UTF-8 (byte 0xe9 at offset ${offset})`);
+  });
+
+  it("reads bytes without Node's Buffer, as in a browser", () => {
+    const text = minimalText.replace("Minimal base model", "Minimal b\u00e9se model");
+    const latin1 = new Uint8Array(Buffer.from(text, "latin1"));
+    const [utf8Result, latin1Result] = [validateItemText(new TextEncoder().encode(text)), validateItemText(latin1)];
+    vi.stubGlobal("Buffer", undefined);
+    try {
+      expect(validateItemText(new TextEncoder().encode(text))).toEqual(utf8Result);
+      expect(validateItemText(latin1)).toEqual(latin1Result);
+      expect(validateDocumentText(new TextEncoder().encode(`${JSON.stringify(JSON.parse(text))}\n{"type":`), { format: "ndjson" }).map((item) => item.valid)).toEqual([true, false]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(latin1Result.errors.map((issue) => issue.rule)).toEqual(["encoding"]);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
- * `basemodel/api`: the wire types and JSON Schemas of the raw data export API (/latest) and the
- * feature query API (/raw, /raw-validation, /stats, /report). The reference server validates requests with these same schemas.
+ * `basemodel/api`: the wire types and JSON Schemas of the raw data export API (/latest), the
+ * feature query API (/raw, /raw-validation, /stats, /report) and the map of the store
+ * (/tiles.json, /layers/count/). The reference server validates requests with these same schemas.
  */
 export * from "./errors.js";
 export * from "./status.js";
@@ -16,6 +17,7 @@ export * from "./custom.js";
 export * from "./tasks.js";
 export * from "./history.js";
 export * from "./page.js";
+export * from "./tiles.js";
 export { normalizeAliases, type AliasSpec } from "./aliases.js";
 export { forbidUnknownMembers } from "./strict.js";
 
@@ -35,6 +37,7 @@ import { forbidUnknownMembers } from "./strict.js";
 import { areaStatsSchema, exportAreaSchema, exportResultSchema, polygonFeatureCollectionSchema, polygonFeatureSchema, polygonSchema, snapshotAcceptedSchema, snapshotParamsSchema } from "./snapshot.js";
 import { taskStatusSchema } from "./tasks.js";
 import { exportHistoryEntrySchema, exportHistorySchema, historyQuerySchema } from "./history.js";
+import { layerCountRequestSchema, layerCountsSchema, tileJsonSchema } from "./tiles.js";
 
 /** Every schema, each with its `$id`; those that `$ref` another need it registered beside them. */
 export const schemas = [
@@ -87,6 +90,9 @@ export const schemas = [
   polygonStatsRequestSchema,
   authUserSchema,
   authFailureSchema,
+  layerCountRequestSchema,
+  layerCountsSchema,
+  tileJsonSchema,
 ] as const;
 
 /** The request bodies: members they do not name are ignored, unless a server is strict. */
@@ -100,6 +106,7 @@ export const requestSchemas: ReadonlyArray<(typeof schemas)[number]> = [
   polygonStatsRequestSchema,
   customSnapshotParamsSchema,
   customCategorySchema,
+  layerCountRequestSchema,
 ];
 
 /** Every schema as a strict server has them: its request bodies refuse members they do not name. */

@@ -6,11 +6,10 @@
 import type { AreaStats } from "../api/snapshot.js";
 import { lengthKm } from "../geometry/length.js";
 import { tableMatches } from "../query/find.js";
-import type { AreaFilter, GeometryKind } from "../../model/query.js";
+import { KIND_TABLES, type AreaFilter, type GeometryKind } from "../../model/query.js";
 import type { Geometry, Position } from "../../model/geojson.js";
 import type { FeatureSnapshot } from "../store/store.js";
 import type { OsmFeature } from "../../model/features.js";
-import { TABLES } from "./plan.js";
 
 /** "Recent" edits: in this many months before the data's last update. */
 const RECENT_MONTHS = 6;
@@ -74,7 +73,7 @@ export async function areaStats(data: FeatureSnapshot, area: AreaFilter): Promis
 async function tally(data: FeatureSnapshot, area: AreaFilter, kind: GeometryKind, key: string, since: number, edits: Edits): Promise<Tally> {
   const found: Tally = { count: 0, km: 0, recentCount: 0, recentKm: 0 };
   const tags = { conditions: [{ key, values: [] }], join: "or" as const };
-  for (const table of TABLES[kind]) {
+  for (const table of KIND_TABLES[kind]) {
     for await (const { feature } of tableMatches(data, { area, tags, geometry: kind }, table)) {
       const km = kind === "line" ? lengthKm(linesOf(feature.geometry)) : 0;
       const time = feature.timestamp === null ? NaN : Date.parse(feature.timestamp);

@@ -7,11 +7,11 @@
 import { basename } from "node:path";
 import type { CustomType } from "../api/custom.js";
 import type { PolygonalGeometry } from "../api/snapshot.js";
-import type { AreaFilter, GeometryKind, TagFilter } from "../../model/query.js";
+import { KIND_TABLES, type AreaFilter, type GeometryKind, type TagFilter } from "../../model/query.js";
 import type { FeatureSnapshot, FeatureStore } from "../store/store.js";
 import type { FeatureTable } from "../../model/features.js";
 import { sanitizeFileName } from "./file-name.js";
-import { attributeKeys, TABLES, type ExportPart, type ExportPlan } from "./plan.js";
+import { attributeKeys, type ExportPart, type ExportPlan } from "./plan.js";
 import { downloadPath } from "./published.js";
 import { publishZip, readme, withExportResources, writeFormats, type SnapshotOptions } from "./snapshot.js";
 import type { ExportColumn, ExportFormat } from "../formats/types.js";
@@ -86,7 +86,7 @@ export function customPlan(category: Pick<CustomCategoryJob, "select" | "tags">,
     },
   });
   return {
-    parts: TABLES[kind].map(part),
+    parts: KIND_TABLES[kind].map(part),
     columns: [...keys.map((name): ExportColumn => ({ name, type: "text" })), ...TRAILING_COLUMNS],
     relation: "intersects",
     geometry: (feature) => feature.geometry,

@@ -5,7 +5,7 @@
  */
 import type { FilterGeometry, JoinedTags, TagFilterEntry, TagValues } from "../api/snapshot.js";
 import { centroid } from "../geometry/centroid.js";
-import type { GeometryKind, SpatialRelation, TagCondition, TagFilter } from "../../model/query.js";
+import { KIND_TABLES, type GeometryKind, type SpatialRelation, type TagCondition, type TagFilter } from "../../model/query.js";
 import type { Geometry } from "../../model/geojson.js";
 import type { FeatureTable, OsmFeature } from "../../model/features.js";
 import { flagOf, type ExportParams } from "./request.js";
@@ -33,13 +33,6 @@ export interface ExportPlan {
   /** True when the plan asks for one kind of geometry, and its files are named without the kind (custom exports). */
   oneGeometryKind?: boolean;
 }
-
-/** Relations are split by geometry: lines go with ways_line, areas with ways_poly. */
-export const TABLES: Record<GeometryKind, readonly FeatureTable[]> = {
-  point: ["nodes"],
-  line: ["ways_line", "relations"],
-  polygon: ["ways_poly", "relations"],
-};
 
 const KINDS: readonly GeometryKind[] = ["point", "line", "polygon"];
 
@@ -151,7 +144,7 @@ export function planExport(params: ExportParams): ExportPlan {
     const rest = keys === undefined ? defaultProperties : chosenProperties(keys);
     return {
       kind,
-      tables: TABLES[kind],
+      tables: KIND_TABLES[kind],
       tags: tagFilter(forKind(params.filters?.tags, kind), join),
       properties: (feature) => rest(feature, withUsers ? { osm_id: feature.osmId, uid: feature.uid, user: feature.user } : { osm_id: feature.osmId }),
     };

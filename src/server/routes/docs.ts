@@ -10,6 +10,7 @@ const fileSchemas = [
   { $id: "ZipFile", type: "string", format: "binary", description: "A zip archive: the export file, clipping_boundary.geojson and Readme.txt" },
   { $id: "ExportFile", type: "string", format: "binary", description: "The bare export file of a request with bindZip false: GeoJSON or FlatGeobuf" },
   { $id: "CsvText", type: "string", description: "RFC 4180 CSV: a header row, then the rows of the JSON answer; lists joined by ;" },
+  { $id: "VectorTile", type: "string", format: "binary", description: "A Mapbox Vector Tile 2.1 (protocol buffers, not compressed): the layers of /tiles.json" },
 ];
 
 /**
@@ -75,6 +76,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         { name: "feature query", description: "Underpass-style feature queries and counts, both generations of its API (2023 and 2024)" },
         { name: "data quality reports", description: "Underpass-style data quality reports, as JSON or CSV" },
         { name: "pages", description: "What the server's web pages (GET /) read beside the API" },
+        { name: "map", description: "The store as a map: vector tiles, their TileJSON, and the features of each layer in an area" },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -10,7 +10,7 @@ import type { ValidationError } from "../api/errors.js";
 import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, type ExportHistory, type HistoryQuery } from "../api/history.js";
 import { whoseExports } from "../http/access.js";
 import type { Refused } from "../http/body-checks.js";
-import { baseUrl } from "../http/download-url.js";
+import { baseUrl } from "../http/base-url.js";
 import { historyEntries } from "../http/export-history.js";
 import { problem } from "../http/problems.js";
 import type { ExportsContext } from "./context.js";

@@ -21,7 +21,7 @@ import { acceptAliases } from "../http/aliases.js";
 import type { Refused } from "../http/body-checks.js";
 import { exportAreaProblems, polygonalArea, type AreaLimit } from "../http/export-area.js";
 import { taskStatus } from "../http/task-status.js";
-import { baseUrl } from "../http/download-url.js";
+import { baseUrl } from "../http/base-url.js";
 
 /** What the schema cannot say about a request, every problem of the members it accepted. */
 async function snapshotProblems(params: SnapshotParams, maxAreaKm2: number, refused: Refused): Promise<ValidationError[]> {

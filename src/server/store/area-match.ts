@@ -7,7 +7,8 @@ import type { PreparedArea } from "../geometry/geos.js";
 import type { BBox, Geometry } from "../../model/geojson.js";
 import { geometryTypeOf, type OsmFeature } from "../../model/features.js";
 
-const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
+/** The GeoJSON types of each kind of geometry. */
+export const GEOMETRY_TYPES: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
   point: new Set(["Point"]),
   line: new Set(["LineString", "MultiLineString"]),
   polygon: new Set(["Polygon", "MultiPolygon"]),
@@ -15,7 +16,7 @@ const KINDS: Record<GeometryKind, ReadonlySet<Geometry["type"]>> = {
 
 /** True for a feature that lies in `area` as `relation` says and is of the `kind` asked for (any when absent). */
 export function areaMatcher(area: PreparedArea, relation: SpatialRelation = "intersects", kind?: GeometryKind): (feature: OsmFeature) => boolean {
-  const types = kind === undefined ? undefined : KINDS[kind];
+  const types = kind === undefined ? undefined : GEOMETRY_TYPES[kind];
   const [boxInside, exact] =
     relation === "within"
       ? [(bbox: BBox) => area.interiorContainsBox(bbox), (geometry: Geometry) => area.within(geometry)]

@@ -161,6 +161,20 @@ export interface FeatureStore {
   findingValueCounts(filter: FindingFilter, page: Page): Promise<Paged<FindingValueCount>>;
   readMeta(): Promise<StoreMeta | null>;
   /**
+   * The vector tile z/x/y (Mapbox Vector Tile 2.1, uncompressed): the layers of
+   * src/model/tile-layers.ts that zoom z holds, each feature clipped to the tile and its buffer,
+   * at most MAX_LAYER_FEATURES per layer (the smallest feature ids), layers without features left
+   * out; no bytes at all for a tile that holds nothing. The same features on every store.
+   */
+  tile(z: number, x: number, y: number): Promise<Uint8Array>;
+  /** The box that holds every feature, or null for a store without any. */
+  extent(): Promise<BBox | null>;
+  /**
+   * A token that differs from the one read before whenever the data changed since (written by
+   * this process or another): what a cache of answers keys on. Compare for equality only.
+   */
+  dataVersion(): Promise<string>;
+  /**
    * The store as it is now, for a long read that must see one state of the data: updates that
    * commit meanwhile neither wait for it nor show in it. Close it when done.
    */

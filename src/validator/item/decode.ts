@@ -28,19 +28,22 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+// TextDecoder, not Node's Buffer: bytes are decoded the same in browsers (the validator page), and
+// the byte-order mark is kept here, as the text of a file holds it, to be dropped below.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Text of a file's bytes; a byte-order mark is dropped. Decoding replaces bad bytes with U+FFFD,
  * so only a text that holds U+FFFD pays for the strict check that tells a real U+FFFD from bad bytes.
  */
 export function decodeText(input: string | Uint8Array): { text: string } | { issue: Issue } {
-  const text = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
+  const text = typeof input === "string" ? input : utf8.decode(input);
   if (typeof input !== "string" && text.includes("\uFFFD")) {
     try {
       strictUtf8.decode(input);
     } catch {
       const offset = firstInvalidUtf8(input);
-      const before = Buffer.from(input.buffer, input.byteOffset, offset).toString("utf8");
+      const before = utf8.decode(input.subarray(0, offset));
       const line = before.split("\n").length;
       const column = before.length - before.lastIndexOf("\n");
       const byte = input[offset];

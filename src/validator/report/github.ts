@@ -4,7 +4,8 @@
  * annotations of a step).
  */
 import type { Issue, Severity } from "../../diagnostics/issue.js";
-import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, portablePath, ruleSetsText, skippedText } from "./labels.js";
+import { foundCounts, issuePosition, issuesOf, issueText, moreIssuesText, ruleSetsText, skippedText } from "./labels.js";
+import { portablePath } from "./portable-path.js";
 import type { FileReport, Formatter, ItemResult, RunReport, RunSummary } from "./types.js";
 
 interface Annotation {

@@ -1,15 +1,19 @@
-/** How every output format names items, issues and files, so that all of them say the same thing. */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+/**
+ * How every output format names items and issues, so that all of them say the same thing. It runs
+ * anywhere (the validator page shows issues with it): the file paths CI services want are in
+ * portable-path.ts.
+ */
 import type { Issue } from "../../diagnostics/issue.js";
 import type { ValidationResult } from "../item/result.js";
 import { describePointer } from "../../diagnostics/pointer.js";
+import { codeFrame, visible, type FrameLine, type SourceLines } from "./code-frame.js";
 import type { FileReport, ItemResult, RunReport, RunSummary } from "./types.js";
 
 /**
  * Where an item sits in its file, when the file holds more than one: `features[3]` for a
  * collection member, `line 12` for an NDJSON line. Undefined for a lone item.
  */
-export function itemLabel(file: FileReport, item: ItemResult): string | undefined {
+export function itemLabel(file: { readonly items: readonly unknown[] }, item: ItemResult): string | undefined {
   if (item.pointer !== "") return describePointer(item.pointer);
   if (file.items.length > 1 && item.line !== undefined) return `line ${item.line}`;
   return undefined;
@@ -29,6 +33,20 @@ export function issueText(issue: Issue): string {
 export function issuePosition(issue: Issue): string | undefined {
   if (issue.line === undefined) return undefined;
   return issue.column === undefined ? `${issue.line}` : `${issue.line}:${issue.column}`;
+}
+
+/** One issue as a person reads it, in the text format and on the validator page. */
+export interface IssueView {
+  /** `line:column` (issuePosition), or undefined when the issue has no position. */
+  position: string | undefined;
+  /** The message and the likely fix (issueText), control characters shown as U+FFFD. */
+  text: string;
+  /** The code frame (code-frame.ts); none without the source or a position. */
+  frame: FrameLine[];
+}
+
+export function issueView(issue: Issue, source?: SourceLines): IssueView {
+  return { position: issuePosition(issue), text: visible(issueText(issue)), frame: source === undefined ? [] : codeFrame(source, issue) };
 }
 
 export function plural(count: number, noun: string): string {
@@ -72,16 +90,4 @@ export function* allIssues(report: RunReport): Generator<LocatedIssue> {
       for (const issue of issuesOf(item)) yield { file, item, issue };
     }
   }
-}
-
-/**
- * The file's path relative to the working directory with "/" separators, as CI services expect
- * it (they resolve it against the checkout root). A file outside the working directory is
- * given by its absolute path: "../../x" would name nothing in the checkout.
- */
-export function portablePath(file: string): string {
-  const absolute = resolve(file);
-  const inside = relative(process.cwd(), absolute);
-  const outside = inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-  return (outside ? absolute : inside).split(sep).join("/");
 }

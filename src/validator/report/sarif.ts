@@ -8,7 +8,8 @@ import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Issue, RuleId } from "../../diagnostics/issue.js";
 import { rules, type Rule } from "../../diagnostics/rules.js";
-import { allIssues, issueText, moreIssuesText, portablePath, type LocatedIssue } from "./labels.js";
+import { allIssues, issueText, moreIssuesText, type LocatedIssue } from "./labels.js";
+import { portablePath } from "./portable-path.js";
 import { toolInfo } from "./tool.js";
 import type { FileReport, Formatter, RunReport } from "./types.js";
 

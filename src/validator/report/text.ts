@@ -4,107 +4,26 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import type { Issue, Severity } from "../../diagnostics/issue.js";
-import { foundCounts, issuePosition, issuesOf, issueText, itemLabel, moreIssuesText, plural, ruleSetsText, skippedText } from "./labels.js";
+import { SourceLines, visible, type FrameLine, type FrameStyle } from "./code-frame.js";
+import { foundCounts, issuesOf, issueView, itemLabel, moreIssuesText, plural, ruleSetsText, skippedText } from "./labels.js";
 import type { FileReport, FormatContext, Formatter, ItemResult, RunSummary } from "./types.js";
-
-/** Widest slice of a source line a code frame shows: a minified one-line file must not flood the terminal. */
-const MAX_FRAME_WIDTH = 160;
-const ELLIPSIS = "…";
-
-/** Lines of a file's text, indexed once: a huge file is scanned a single time, however many issues it has. */
-class SourceLines {
-  private readonly text: string;
-  private readonly starts: number[] = [0];
-
-  constructor(source: string) {
-    // The validator drops a byte-order mark before it counts columns.
-    this.text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-    for (let at = this.text.indexOf("\n"); at !== -1; at = this.text.indexOf("\n", at + 1)) this.starts.push(at + 1);
-  }
-
-  /** The 1-based line without its line break, or undefined past the end. */
-  line(lineNumber: number): string | undefined {
-    const start = this.starts[lineNumber - 1];
-    if (start === undefined) return undefined;
-    const next = this.starts[lineNumber];
-    const line = this.text.slice(start, next === undefined ? this.text.length : next - 1);
-    return line.endsWith("\r") ? line.slice(0, -1) : line;
-  }
-}
-
-/**
- * The columns [start, end) a frame shows, chosen to keep the issue's column in view. The context
- * line is cut to the same columns, so that both lines stay aligned.
- */
-interface FrameWindow {
-  start: number;
-  end: number;
-}
-
-function windowAround(lineLength: number, columnIndex: number): FrameWindow {
-  const start = lineLength <= MAX_FRAME_WIDTH ? 0 : Math.max(0, Math.min(columnIndex - MAX_FRAME_WIDTH / 2, lineLength - MAX_FRAME_WIDTH));
-  return { start, end: start + MAX_FRAME_WIDTH };
-}
-
-/**
- * Control characters from a file (in its lines, quoted in a message, in its name) would be
- * executed by the terminal as escape sequences, so they are shown as U+FFFD; one character for
- * one keeps the caret under the right column. Tabs stay.
- */
-function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, "\ufffd");
-}
-
-function cut(line: string, window: FrameWindow): string {
-  const before = window.start > 0 && line.length > 0 ? ELLIPSIS : "";
-  const after = window.end < line.length ? ELLIPSIS : "";
-  return before + visible(line.slice(window.start, window.end)) + after;
-}
-
-/** Spaces up to the column, keeping the line's tabs so that the caret lines up under them. */
-function caretIndent(line: string, window: FrameWindow, columnIndex: number): string {
-  const before = window.start > 0 ? " " : ""; // under the ellipsis
-  return before + line.slice(window.start, columnIndex).replace(/[^\t]/g, " ");
-}
-
-function caretLength(issue: Issue, line: string, window: FrameWindow, columnIndex: number): number {
-  const endIndex = issue.endLine === issue.line && issue.endColumn !== undefined ? issue.endColumn - 1 : line.length;
-  return Math.max(1, Math.min(endIndex, window.end) - columnIndex);
-}
 
 function severityColor(paint: ChalkInstance, severity: Severity): ChalkInstance {
   return severity === "error" ? paint.red : paint.yellow;
 }
 
-/** Spaces under the text before the issue, then one caret per offending character. */
-function caretLine(issue: Issue, line: string, window: FrameWindow, color: ChalkInstance): string {
-  const columnIndex = (issue.column ?? 1) - 1;
-  return caretIndent(line, window, columnIndex) + color("^".repeat(caretLength(issue, line, window, columnIndex)));
+/** A frame line painted: the gutter dim, the marker and carets in the severity's colour. */
+function paintedLine(line: FrameLine, paint: ChalkInstance, color: ChalkInstance): string {
+  const styles: Record<FrameStyle, (text: string) => string> = { plain: (text) => text, dim: paint.dim, marked: color };
+  return line.map((segment) => styles[segment.style](segment.text)).join("");
 }
 
-/** The offending line with one line of context before it, and carets under the offending text. */
-function codeFrame(source: SourceLines, issue: Issue, paint: ChalkInstance): string[] {
-  if (issue.line === undefined) return [];
-  const line = source.line(issue.line);
-  if (line === undefined) return [];
-  const window = windowAround(line.length, (issue.column ?? 1) - 1);
-  const gutterWidth = String(issue.line).length;
-  const gutter = (marker: string, lineNumber: number | undefined): string =>
-    `    ${marker} ${paint.dim(`${lineNumber ?? ""}`.padStart(gutterWidth))} ${paint.dim("|")}`;
-  const color = severityColor(paint, issue.severity);
-  const previous = issue.line > 1 ? source.line(issue.line - 1) : undefined;
-  return [
-    ...(previous === undefined ? [] : [`${gutter(" ", issue.line - 1)} ${cut(previous, window)}`]),
-    `${gutter(color(">"), issue.line)} ${cut(line, window)}`,
-    `${gutter(" ", undefined)} ${caretLine(issue, line, window, color)}`,
-  ];
-}
-
-function issueLine(name: string, issue: Issue, paint: ChalkInstance): string {
-  const position = issuePosition(issue);
+/** `file:line:col  severity  rule  message`, then the code frame. */
+function issueLines(name: string, issue: Issue, source: SourceLines | undefined, paint: ChalkInstance): string[] {
+  const { position, text, frame } = issueView(issue, source);
   const where = position === undefined ? name : `${name}:${position}`;
-  const severity = severityColor(paint, issue.severity)(issue.severity);
-  return `  ${where}  ${severity}  ${paint.dim(issue.rule)}  ${visible(issueText(issue))}`;
+  const color = severityColor(paint, issue.severity);
+  return [`  ${where}  ${color(issue.severity)}  ${paint.dim(issue.rule)}  ${text}`, ...frame.map((line) => paintedLine(line, paint, color))];
 }
 
 /** Shown above an item's issues when its file holds several items: `features[3] (id "b")`. */
@@ -125,7 +44,7 @@ function itemLines(name: string, file: FileReport, item: ItemResult, source: Sou
   if (issues.length === 0 && item.omitted === 0) return [];
   return [
     ...itemHeader(file, item, paint),
-    ...issues.flatMap((issue) => [issueLine(name, issue, paint), ...(source ? codeFrame(source, issue, paint) : [])]),
+    ...issues.flatMap((issue) => issueLines(name, issue, source, paint)),
     ...(item.omitted > 0 ? [`  ${paint.dim(moreIssuesText(item))}`] : []),
   ];
 }

@@ -272,6 +272,9 @@ describe("findFeatures", () => {
       qualityFindings: (...args) => store.qualityFindings(...args),
       findingValues: (...args) => store.findingValues(...args),
       findingValueCounts: (...args) => store.findingValueCounts(...args),
+      tile: (...args) => store.tile(...args),
+      extent: () => store.extent(),
+      dataVersion: () => store.dataVersion(),
       candidates: (...args) =>
         (async function* () {
           for await (const found of store.candidates(...args)) {

@@ -16,6 +16,7 @@ const ROUTES = [
   "/raw-validation/stats",
   "/stats/features",
   "/stats/count",
+  "/layers/count/",
 ];
 
 /** Members the routes know, with values that are sometimes right and mostly wrong. */

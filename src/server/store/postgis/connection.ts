@@ -101,19 +101,28 @@ async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
 
 /** How a store's queries reach the database. */
 export interface Queries {
-  /** All rows of a statement (a bounded one: a page, a count). */
-  rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]>;
+  /**
+   * All rows of a statement (a bounded one: a page, a count). `prepared`: parsed and planned once
+   * per connection (see statementName), for a statement every request sends.
+   */
+  rows(sql: string, parameters: readonly unknown[], prepared?: boolean): Promise<unknown[][]>;
   /** The rows of a statement in batches from a server-side cursor; stopping early closes it. */
   stream(sql: string, parameters: readonly unknown[]): AsyncGenerator<unknown[]>;
 }
 
 /**
  * A name that prepares `sql` once per connection, for a statement sent thousands of times with
- * other values. Not for the area queries: PostgreSQL's generic plan would rebuild the query
- * geometry for every row.
+ * other values: after five runs PostgreSQL may keep a generic plan and stop planning it (an area
+ * query's geometry is then a sub-select, built once per run: see where.ts). A connection keeps
+ * what it prepared until it closes, so only statements of a few shapes are named.
  */
 export function statementName(sql: string): string {
   return `basemodel_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+}
+
+/** pg's query config for `sql`, named when it is to be prepared. */
+function statement(sql: string, parameters: readonly unknown[], prepared: boolean | undefined) {
+  return { ...(prepared && { name: statementName(sql) }), text: sql, values: parameters as unknown[], rowMode: "array" as const };
 }
 
 /** Rows fetched per round trip of a cursor. */
@@ -154,9 +163,9 @@ async function* fetchCursor(client: Querier, sql: string, parameters: readonly u
 export class PoolQueries implements Queries {
   constructor(private readonly pool: pg.Pool) {}
 
-  async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
+  async rows(sql: string, parameters: readonly unknown[], prepared?: boolean): Promise<unknown[][]> {
     try {
-      return (await this.pool.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+      return (await this.pool.query<unknown[]>(statement(sql, parameters, prepared))).rows;
     } catch (error) {
       throw storeError(error);
     }
@@ -210,9 +219,9 @@ export class SnapshotQueries implements Queries {
     return new SnapshotQueries(client);
   }
 
-  async rows(sql: string, parameters: readonly unknown[]): Promise<unknown[][]> {
+  async rows(sql: string, parameters: readonly unknown[], prepared?: boolean): Promise<unknown[][]> {
     try {
-      return (await this.serial.query<unknown[]>({ text: sql, values: parameters as unknown[], rowMode: "array" })).rows;
+      return (await this.serial.query<unknown[]>(statement(sql, parameters, prepared))).rows;
     } catch (error) {
       throw storeError(error);
     }

@@ -13,6 +13,7 @@ import { type FindingsUpdate } from "../store.js";
 import { statementName } from "./connection.js";
 import { Parameters } from "./parameters.js";
 import { FEATURE_COLUMN_COUNT, FEATURE_COLUMNS } from "./rows.js";
+import { DATA_VERSION_SQL } from "./schema.js";
 import { tagCondition } from "./where.js";
 
 /** Features whose findings are written per statement. */
@@ -88,6 +89,7 @@ export class PostgisFindings implements FindingsUpdate {
   async commit(): Promise<void> {
     try {
       await this.flush();
+      await this.client.query(DATA_VERSION_SQL);
       await this.client.query("COMMIT");
       this.client.release();
     } catch (error) {

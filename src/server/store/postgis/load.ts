@@ -13,7 +13,7 @@ import { type LoadOptions, type LoadSummary } from "../store.js";
 import { shownLocation } from "../location.js";
 import { connectionError, openPool } from "./connection.js";
 import { ISO_TIME } from "./rows.js";
-import { DROP_OWN_TABLES_SQL, POST_IMPORT_SQL } from "./schema.js";
+import { DATA_VERSION_SQL, DROP_OWN_TABLES_SQL, POST_IMPORT_SQL } from "./schema.js";
 
 export async function loadWithOsm2pgsql(input: string, url: string, options: LoadOptions): Promise<LoadSummary> {
   const started = performance.now();
@@ -36,6 +36,7 @@ export async function loadWithOsm2pgsql(input: string, url: string, options: Loa
     for (const [key, value] of meta) {
       await pool.query("INSERT INTO basemodel_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
     }
+    await pool.query(DATA_VERSION_SQL);
     options.onProgress?.(1);
     return { counts, replicationTimestamp };
   } catch (error) {

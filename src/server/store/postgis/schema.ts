@@ -58,6 +58,13 @@ export const POST_IMPORT_SQL = [
   `INSERT INTO basemodel_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}')`,
 ];
 
+/**
+ * Marks the data as changed, in the transaction that changes it: a value no transaction wrote
+ * before (transaction ids only grow), which readers compare to the one they last saw.
+ */
+export const DATA_VERSION_SQL =
+  "INSERT INTO basemodel_meta (key, value) VALUES ('data_version', txid_current()::text) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
 /** Our tables, dropped before osm2pgsql --create replaces the feature tables (it drops those itself). */
 export const DROP_OWN_TABLES_SQL = [
   "DROP TABLE IF EXISTS changesets, changeset_hashtags, quality, basemodel_meta",

@@ -23,7 +23,7 @@ export function checkedTable(table: FeatureTable): FeatureTable {
 export function candidateWhere(table: FeatureTable, area: AreaFilter, options: CountOptions, parameters: Parameters): string {
   const conditions = [
     areaCondition(area, options.relation ?? "intersects", parameters),
-    options.geometry === undefined ? "" : `ST_GeometryType(t.geom) = ANY(${parameters.add(KINDS[options.geometry])}::text[])`,
+    options.geometry === undefined ? "" : kindCondition([options.geometry], parameters),
     tagCondition(options.tags, parameters),
     changesetCondition(options.changesets, parameters),
     options.status === undefined
@@ -33,9 +33,16 @@ export function candidateWhere(table: FeatureTable, area: AreaFilter, options: C
   return conditions.length === 0 ? "true" : conditions.join(" AND ");
 }
 
+/** The geometry is of one of these kinds. */
+export function kindCondition(kinds: readonly GeometryKind[], parameters: Parameters): string {
+  return `ST_GeometryType(t.geom) = ANY(${parameters.add(kinds.flatMap((kind) => KINDS[kind]))}::text[])`;
+}
+
 function areaCondition(area: AreaFilter, relation: "intersects" | "within", parameters: Parameters): string {
   if (area.geometry === null) return "";
-  const geometry = `ST_SetSRID(ST_GeomFromGeoJSON(${parameters.add(JSON.stringify(area.geometry))}), 4326)`;
+  // A sub-select: built once per run even in a generic plan (a prepared statement's), where a
+  // plain expression of a parameter would be built again for every row.
+  const geometry = `(SELECT ST_SetSRID(ST_GeomFromGeoJSON(${parameters.add(JSON.stringify(area.geometry))}), 4326))`;
   // ST_Intersects and ST_Within test the GiST index's boxes themselves before the exact test.
   return relation === "within" ? `ST_Within(t.geom, ${geometry})` : `ST_Intersects(t.geom, ${geometry})`;
 }

@@ -15,6 +15,7 @@ import { SqliteReports } from "./reports.js";
 import { sqliteFailure } from "./failure.js";
 import { createSchema, FEATURE_ROW_COLUMNS, SCHEMA_VERSION } from "./schema.js";
 import { candidateWhere } from "./where.js";
+import { SqliteTiles } from "./tiles.js";
 import { SqliteUpdate } from "./update.js";
 import { SqliteWrites } from "./writes.js";
 import { isTagGroup, type AreaFilter, type TagFilter } from "../../../model/query.js";
@@ -111,10 +112,14 @@ class SqliteFeatureStore implements WritableFeatureStore {
   private readonly reports: SqliteReports;
 
   private readonly keyFeatures: Statement;
+  private readonly tiles: SqliteTiles;
+  private readonly changes: Statement;
 
   constructor(private readonly db: Database) {
     this.reports = new SqliteReports(db);
+    this.tiles = new SqliteTiles(db);
     this.keyFeatures = db.prepare("SELECT features FROM tag_keys WHERE feature_table = ? AND key = ? AND features > 0").pluck();
+    this.changes = db.prepare("SELECT total_changes()").pluck();
   }
 
   writer(): FeatureWriter {
@@ -227,6 +232,24 @@ class SqliteFeatureStore implements WritableFeatureStore {
     const statistics = values.get("import_statistics");
     if (statistics === undefined) return null;
     return { replicationTimestamp: values.get("replication_timestamp") ?? null, statistics: JSON.parse(statistics) };
+  }
+
+  tile(z: number, x: number, y: number): Promise<Uint8Array> {
+    return this.tiles.tile(z, x, y);
+  }
+
+  async extent(): Promise<BBox | null> {
+    const boxes = FEATURE_TABLES.map((table) => `SELECT min_x, min_y, max_x, max_y FROM ${table}`).join(" UNION ALL ");
+    const [minX, minY, maxX, maxY] = this.db.prepare(`SELECT min(min_x), min(min_y), max(max_x), max(max_y) FROM (${boxes})`).raw().get() as Array<number | null>;
+    return minX === null ? null : { minX: minX!, minY: minY!, maxX: maxX!, maxY: maxY! };
+  }
+
+  /**
+   * SQLite's data_version changes when another connection (of this process or another) commits;
+   * the connection's own writes are counted by total_changes().
+   */
+  async dataVersion(): Promise<string> {
+    return `${this.db.pragma("data_version", { simple: true })}.${this.changes.get()}`;
   }
 
   async snapshot(): Promise<FeatureSnapshot> {

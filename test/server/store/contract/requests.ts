@@ -7,6 +7,8 @@ import { MONACO_CENTRE, ringOf } from "../../routes/helpers.js";
 
 const AREA = ringOf(MONACO_CENTRE);
 const KINDS = ["polygons", "lines", "nodes"];
+const { minX, minY, maxX, maxY } = MONACO_CENTRE;
+const CENTRE_POLYGON = { type: "Polygon", coordinates: [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]] };
 
 /** GET paths, on /latest and /v1. */
 export const STORE_GETS: string[] = ["/status/", "/countries/?q=mon", "/countries/1124039/", "/osm_id/?osm_id=25722685", "/osm_id/?osm_id=1124039"].flatMap((path) => [
@@ -32,10 +34,11 @@ export const STORE_POSTS: Array<[path: string, body: unknown]> = [
   ...KINDS.map((kind): [string, unknown] => [`/stats/${kind}`, { area: AREA, tags: "building" }]),
   ["/stats/features", { area: AREA }],
   ["/stats/count", { area: AREA }],
-  ["/latest/snapshot/plain/", { bbox: [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY] }],
-  ["/v1/snapshot/plain/", { bbox: [MONACO_CENTRE.minX, MONACO_CENTRE.minY, MONACO_CENTRE.maxX, MONACO_CENTRE.maxY], select: ["name", "highway"], where: [{ key: "highway", value: ["*"] }], lookIn: ["ways_line", "relations"] }],
+  ["/latest/snapshot/plain/", { bbox: [minX, minY, maxX, maxY] }],
+  ["/v1/snapshot/plain/", { bbox: [minX, minY, maxX, maxY], select: ["name", "highway"], where: [{ key: "highway", value: ["*"] }], lookIn: ["ways_line", "relations"] }],
   ["/v1/stats/polygon/", { iso3: "mco" }],
-  ["/latest/stats/polygon/", { geometry: { type: "Polygon", coordinates: [[[MONACO_CENTRE.minX, MONACO_CENTRE.minY], [MONACO_CENTRE.maxX, MONACO_CENTRE.minY], [MONACO_CENTRE.maxX, MONACO_CENTRE.maxY], [MONACO_CENTRE.minX, MONACO_CENTRE.maxY], [MONACO_CENTRE.minX, MONACO_CENTRE.minY]]] } }],
+  ["/latest/stats/polygon/", { geometry: CENTRE_POLYGON }],
+  ["/layers/count/", { geometry: CENTRE_POLYGON }],
   ...["dataQualityGeo", "dataQualityTags", "dataQualityTag", "dataQualityTagStats"].flatMap((report): Array<[string, unknown]> => [
     [`/report/${report}`, { fromDate: "2000-01-01T00:00:00" }],
     [`/report/${report}/csv`, { fromDate: "2000-01-01T00:00:00" }],

@@ -19,6 +19,7 @@ import { MONACO_CENTRE } from "../../routes/helpers.js";
 import { freshDatabases } from "../../../support/services.js";
 import { canonicalGeometry } from "../canonical.js";
 import { STORE_GETS, STORE_POSTS } from "./requests.js";
+import { decodeTile, tileAt } from "../../../support/vector-tiles.js";
 
 const template = postgresTemplateUrl();
 
@@ -86,6 +87,31 @@ describe.runIf(template)("the store contract: every route answers alike from SQL
       return;
     }
     expect(canonical(theirs.body)).toEqual(canonical(ours.body));
+  });
+
+  it("the tiles of the centre, zoom 13 to 16, hold the same features per layer, with the same properties (GET /tiles/...)", async () => {
+    const tiles: Array<[number, number, number]> = [];
+    for (let z = 13; z <= 16; z++) {
+      const [, west, north] = tileAt(MONACO_CENTRE.minX, MONACO_CENTRE.maxY, z);
+      const [, east, south] = tileAt(MONACO_CENTRE.maxX, MONACO_CENTRE.minY, z);
+      for (let x = west; x <= east; x++) for (let y = north; y <= south; y++) tiles.push([z, x, y]);
+    }
+    /** Each layer's features by id, those of the known differences left out. */
+    const features = async (server: ExportServer, [z, x, y]: [number, number, number]) => {
+      const response = await fetch(`${server.url}/tiles/${z}/${x}/${y}.mvt`);
+      expect(response.status).toBe(200);
+      const tile = decodeTile(new Uint8Array(await response.arrayBuffer()));
+      return Object.fromEntries(
+        Object.entries(tile).map(([layer, held]) => [layer, Object.fromEntries([...held].filter(([, { properties }]) => KNOWN_DIFFERENCES[properties.osm_id as number] === undefined))]),
+      );
+    };
+    let compared = 0;
+    for (const tile of tiles) {
+      const [ours, theirs] = await Promise.all([features(sqlite, tile), features(postgis, tile)]);
+      expect(theirs, tile.join("/")).toEqual(ours);
+      compared += Object.values(ours).reduce((sum, held) => sum + Object.keys(held).length, 0);
+    }
+    expect(compared).toBeGreaterThan(5000);
   });
 
   it("a GeoJSON export of the centre (POST /latest/snapshot/, the zip's file) is the same on both", async () => {

@@ -20,6 +20,11 @@ import type { CandidateOptions, CheckableFeatureStore, FindingFilter, Page } fro
 import { updateFixture } from "../../fill/helpers.js";
 import { MONACO } from "../../osm/helpers.js";
 import { plainFeature } from "../helpers.js";
+import { tileBBox } from "../../../../src/server/geometry/tiles.js";
+import { featureId, layersAtZoom, NAME_FIELD, STATUS_OK, TILE_BUFFER, TILE_EXTENT, TILE_LAYER_NAMES } from "../../../../src/model/tile-layers.js";
+import { KIND_TABLES } from "../../../../src/model/query.js";
+import { osmTypeOfTable } from "../../../../src/model/features.js";
+import { decodeTile, tileAt, type DecodedTile } from "../../../support/vector-tiles.js";
 
 /** Fills the store at `location` with the contract's data through the store's own loader, and opens it. */
 async function loadContractData(location: string): Promise<CheckableFeatureStore> {
@@ -305,6 +310,19 @@ export function describeStoreContract(name: string, place: (() => Promise<string
       }
     });
 
+    it("a page asked for again and again, in other areas (a store may plan it once and keep the plan), is what it was the first time", async () => {
+      for (const table of FEATURE_TABLES) {
+        const everywhere = features[table].slice(0, 1000);
+        const inL = await inArea(table, { annotated: true });
+        // PostgreSQL keeps a prepared statement's generic plan after its fifth run: twelve runs pass it.
+        for (let run = 0; run < 12; run++) {
+          const [where, expected] = run % 2 === 0 ? [area, inL] : [EVERYWHERE, everywhere];
+          // The caller reads no more than the limit, as a route does.
+          expect(await collect(store.candidates(table, where, { annotated: true, limit: 1000 }), 1000), `${table} run ${run}`).toEqual(expected.slice(0, 1000));
+        }
+      }
+    });
+
     it("countCandidates: how many rows candidates() reads (calls onRead for), at least its matches", async () => {
       const optionSets: CandidateOptions[] = [{}, { relation: "within" }, { tags: TAG_FILTERS[0] }, { geometry: "polygon" }, { status: "badgeom" }, { changesets: { hashtag: "hotosm-project-123" } }];
       for (const table of FEATURE_TABLES) {
@@ -330,6 +348,99 @@ export function describeStoreContract(name: string, place: (() => Promise<string
       await expect(store.candidates(table, area)[Symbol.asyncIterator]().next()).rejects.toThrow(/Unknown feature table/);
       await expect(store.countCandidates(table, area)).rejects.toThrow(/Unknown feature table/);
       expect(await store.countCandidates("nodes", EVERYWHERE)).toBe(features.nodes.length);
+    });
+
+    /** The features of each layer of the tile's zoom whose box meets `box`, by feature id. */
+    const layerFeatures = (z: number, box: BBox) =>
+      Object.fromEntries(
+        layersAtZoom(z).map(({ layer, tags: filter }) => {
+          const kinds = layer.geometry.flatMap((kind) => KINDS[kind]);
+          const found = new Map<number, { table: FeatureTable; feature: OsmFeature }>();
+          for (const table of new Set(layer.geometry.flatMap((kind) => KIND_TABLES[kind]))) {
+            for (const feature of features[table]) {
+              if (kinds.includes(feature.geometry.type) && matchesTags(feature.tags, filter) && bboxesIntersect(geometryBBox(feature.geometry), box)) {
+                found.set(featureId(osmTypeOfTable(table), feature.osmId), { table, feature });
+              }
+            }
+          }
+          return [layer.name, { fields: [NAME_FIELD, ...layer.fields], found }];
+        }),
+      );
+
+    /**
+     * The tile holds, per layer of its zoom, features of that layer that meet the tile and its
+     * buffer, each with its OSM type and id, its most severe status and its name and layer's tags;
+     * with `whole`, every feature that lies inside the tile too (none collapses at that zoom).
+     */
+    const checkTile = async ([z, x, y]: [number, number, number], whole: boolean): Promise<DecodedTile> => {
+      const tile = decodeTile(await store.tile(z, x, y));
+      const what = `${z}/${x}/${y}`;
+      const near = layerFeatures(z, grown(tileBBox(z, x, y, TILE_BUFFER / TILE_EXTENT), INDEX_MARGIN));
+      const inside = layerFeatures(z, tileBBox(z, x, y));
+      expect(Object.keys(tile).every((name) => name in near), what).toBe(true);
+      for (const [name, { fields, found }] of Object.entries(near)) {
+        const held = tile[name] ?? new Map();
+        for (const [id, { properties }] of held) {
+          const candidate = found.get(id);
+          expect(candidate, `${what} ${name} ${id}`).toBeDefined();
+          const { table, feature } = candidate!;
+          const tags = Object.fromEntries(fields.filter((key) => feature.tags[key] !== undefined).map((key) => [key, feature.tags[key]]));
+          expect(properties, `${what} ${name} ${id}`).toEqual({ osm_type: osmTypeOfTable(table), osm_id: feature.osmId, status: feature.annotations!.statuses[0] ?? STATUS_OK, ...tags });
+        }
+        if (!whole) continue;
+        for (const [id, { feature }] of inside[name]!.found) {
+          if (strictlyInside(geometryBBox(feature.geometry), tileBBox(z, x, y))) expect(held.has(id), `${what} ${name} ${id}`).toBe(true);
+        }
+      }
+      return tile;
+    };
+
+    it("tile: each layer of the zoom, with the features that meet the tile, their OSM type and id, status and tags", async () => {
+      const centre = await checkTile(tileAt(7.4251, 43.7347, 15), true);
+      expect(Object.keys(centre)).toEqual([...TILE_LAYER_NAMES]);
+      for (const name of TILE_LAYER_NAMES) expect(centre[name]!.size, name).toBeGreaterThan(0);
+      // The mapathon's five buildings and their findings, where nothing else stands.
+      const mapathon = await checkTile(tileAt(7.4401, 43.7396, 16), true);
+      const buildings = [1200000001, 1200000002, 1200000003, 1200000004, 1200000005].map((osmId) => mapathon.buildings?.get(featureId("way", osmId))?.properties.status);
+      expect(buildings).toEqual(["ok", "badgeom", "overlapping", "overlapping", "badvalue"]);
+      // Zoom gates: no buildings nor points of interest at 12, only main roads at 12.
+      const far = await checkTile(tileAt(7.4251, 43.7347, 12), false);
+      expect(Object.keys(far)).toEqual(["water", "landuse", "roads"]);
+      expect(new Set([...far.roads!.values()].map(({ properties }) => properties.highway))).not.toContain("footway");
+      await checkTile(tileAt(7.4251, 43.7347, 13), false);
+    });
+
+    it("tile: no bytes for a tile that holds nothing, and below every layer's zoom", async () => {
+      expect((await store.tile(...tileAt(7.4251, 43.7347, 9))).byteLength).toBe(0);
+      expect((await store.tile(14, 0, 0)).byteLength).toBe(0);
+      expect((await store.tile(17, ...tileAt(7.4251, 43.7347, 17).slice(1) as [number, number])).byteLength).toBe(0);
+    });
+
+    it("extent: the box of every feature; dataVersion: the same until the data changes, then another", async () => {
+      const all = FEATURE_TABLES.flatMap((table) => features[table].map((feature) => geometryBBox(feature.geometry)));
+      const box = all.reduce((outer, one) => ({ minX: Math.min(outer.minX, one.minX), minY: Math.min(outer.minY, one.minY), maxX: Math.max(outer.maxX, one.maxX), maxY: Math.max(outer.maxY, one.maxY) }));
+      const extent = (await store.extent())!;
+      expect(inside(box, grown(extent, INDEX_MARGIN)) && inside(extent, grown(box, INDEX_MARGIN))).toBe(true);
+
+      const node = features.nodes.find((feature) => feature.annotations!.statuses.length === 0 && matchesTags(feature.tags, { join: "or", conditions: [{ key: "amenity", values: [] }] }))!;
+      const [lon, lat] = (node.geometry as Extract<Geometry, { type: "Point" }>).coordinates;
+      const where = tileAt(lon, lat, 16);
+      const statusOf = async () => decodeTile(await store.tile(...where)).pois?.get(featureId("node", node.osmId))?.properties.status;
+      const setFindings = async (status: string[]) => {
+        const findings = await store.findings();
+        await findings.setFindings({ table: "nodes", feature: node }, status.map((value) => ({ status: value, values: ["contract=1"], source: "contract" })));
+        await findings.commit();
+      };
+      const before = await store.dataVersion();
+      expect(await store.dataVersion()).toBe(before);
+      expect(await statusOf()).toBe("ok");
+      await setFindings(["badvalue"]);
+      const flagged = await store.dataVersion();
+      expect(flagged).not.toBe(before);
+      expect(await statusOf()).toBe("badvalue");
+      await setFindings([]);
+      expect(await store.dataVersion()).not.toBe(flagged);
+      expect(await statusOf()).toBe("ok");
     });
 
     /** Every finding, in the reports' order, from the store. */
