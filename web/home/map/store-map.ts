@@ -20,8 +20,8 @@ export function storeMap(container: HTMLElement, tiles: StoreTiles | undefined):
   const map = new MapLibreMap({
     container,
     style: storeStyle(tiles?.source),
-    // The tiles' own starting view (TileJSON's center), else all they cover, else the world; a view in the address first.
-    ...(tiles?.center ? { center: [tiles.center[0], tiles.center[1]] as [number, number], zoom: tiles.center[2] } : { bounds: tiles?.bounds ?? WORLD, fitBoundsOptions: { padding: 20 } }),
+    // The tiles' own starting view (TileJSON's center), else the world; a view in the address first.
+    ...(tiles ? { center: [tiles.center[0], tiles.center[1]] as [number, number], zoom: tiles.center[2] } : { bounds: WORLD }),
     attributionControl: false,
     // The view in the address (#zoom/lat/lon): a link to it shows the same place.
     hash: true,

@@ -4,21 +4,22 @@
  * Features with a data quality status wear its colour (quality/statuses.ts).
  */
 import type { LayerSpecification, SourceSpecification, StyleSpecification } from "maplibre-gl";
+import type { TileLayerName } from "../../../src/model/tile-layers.js";
 import { statusColour } from "../quality/statuses.js";
 import { overlayStyle } from "./overlay.js";
 
 export const STORE_SOURCE = "store";
 
-/** The layers of the store's tiles: what the page draws and counts, and their names in words. */
-export const STORE_LAYERS = {
+/** The layers of the store's tiles (src/model/tile-layers.ts): what the page draws and counts, and their names in words. */
+export const STORE_LAYERS: Record<TileLayerName, string> = {
   buildings: "Buildings",
   roads: "Roads",
   water: "Water",
   landuse: "Land use",
   pois: "Points of interest",
-} as const;
+};
 
-export type StoreLayer = keyof typeof STORE_LAYERS;
+export type StoreLayer = TileLayerName;
 
 const polygons = ["match", ["geometry-type"], ["Polygon", "MultiPolygon"], true, false];
 const lines = ["match", ["geometry-type"], ["LineString", "MultiLineString"], true, false];
