@@ -98,6 +98,17 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     expect(errors).toEqual([]);
   });
 
+  it("behind --public-url, the page still asks its own server for the tiles", async () => {
+    const behind = await startExportServer({ store: await mapathonStorePath(), exports: { publicUrl: "https://exports.example.org/" } });
+    const { body: tileJson } = await behind.get("/tiles.json");
+    expect(tileJson.tiles[0]).toMatch(/^https:\/\/exports\.example\.org\//);
+    const { requests, errors } = await openHome(behind, undefined, "#16/43.7347/7.4251");
+    const origin = new URL(behind.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(requests.some((url) => /\/tiles\/16\/\d+\/\d+\.mvt$/.test(url))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it("an uploaded area shows its km² against the limits, and what it holds of each kind", async () => {
     const { page, errors } = await openHome(server);
     const centre = boxPolygon(MONACO_CENTRE);
