@@ -45,6 +45,13 @@ const DOOR = ["src/cli/"];
  * src/ they may import the model floor alone, plain data and functions that run anywhere.
  */
 const WEB_MAY_IMPORT = ["src/model/"];
+/**
+ * The library's public entry, `import … from "basemodel"` resolved through package.json's
+ * "exports" as a bundler resolves it: the one part of the package the validator page (web/validate/)
+ * runs, to validate in the browser as the command line does. Nothing else of dist/, and never
+ * basemodel/server.
+ */
+const LIBRARY_ENTRY = "^dist/(index\\.d\\.ts|lib-bundle/index\\.js)$";
 
 const pattern = (path) => `^${path.replace(/[.]/g, "\\.")}${path.endsWith("/") ? "" : "$"}`;
 const any = (paths) => paths.map(pattern).join("|");
@@ -102,7 +109,14 @@ module.exports = {
       comment: "basemodel/api is the wire's types to the pages: its schemas and code stay on the server",
       severity: "error",
       from: { path: "^web/" },
-      to: { path: "^dist/", dependencyTypesNot: ["type-only"] },
+      to: { path: "^dist/", pathNot: LIBRARY_ENTRY, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "library-in-the-validator-page",
+      comment: "The validator page (web/validate/) validates with the library's public entry, `basemodel`; no other page runs the library",
+      severity: "error",
+      from: { path: "^web/", pathNot: "^web/validate/" },
+      to: { path: LIBRARY_ENTRY, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "pages-apart",
@@ -128,7 +142,9 @@ module.exports = {
   options: {
     // The compiled schemas import each other as the schemas' $refs point, cycles included (core
     // STAC's common fields hold bands, whose entries hold common fields): Ajv's code, not ours.
-    doNotFollow: { path: ["node_modules", "^src/generated/(stac|rule-sets)/"] },
+    // dist/ is what the build made of src/, whose own imports are checked: a page's import of the
+    // package (basemodel, basemodel/api) is checked where it lands, and not followed further.
+    doNotFollow: { path: ["node_modules", "^src/generated/(stac|rule-sets)/", "^dist/"] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },

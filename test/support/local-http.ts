@@ -3,7 +3,7 @@
  * --fetch): each route answers as the test says, and every request is counted, so that a test
  * can tell how many requests reached it. Closed after the test file.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterFile } from "./cleanup.js";
 
@@ -20,6 +20,19 @@ export interface LocalServer {
   mostAtOnce(): number;
 }
 
+/** Starts `server` on a free port of 127.0.0.1, closed after the test file; its address, http://127.0.0.1:<port>. */
+export async function listenLocally(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  afterFile(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 export async function localServer(routes: Record<string, Route>): Promise<LocalServer> {
   const requests = new Map<string, number>();
   let underWay = 0;
@@ -34,16 +47,8 @@ export async function localServer(routes: Record<string, Route>): Promise<LocalS
     if (route) route(request, response);
     else response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  afterFile(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: await listenLocally(server),
     requests,
     count: (method, path) => requests.get(`${method} ${path}`) ?? 0,
     mostAtOnce: () => most,
