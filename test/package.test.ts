@@ -20,8 +20,13 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
 };
-/** In npm's megabytes (10^6 bytes), as `npm pack` prints them. */
-const UNPACKED_BUDGET = 12e6;
+/**
+ * In npm's megabytes (10^6 bytes), as `npm pack` prints them. About 10 MB of it is the library,
+ * CLI and server; the pages add about 9 MB, 7 of them the validator page's own copies of the
+ * compiled STAC schemas (chunks a browser fetches when --stac is asked for), which the package
+ * then holds twice: a known cost, see BENCHMARKS.md (session 17).
+ */
+const UNPACKED_BUDGET = 20e6;
 
 interface Packed {
   size: number;
