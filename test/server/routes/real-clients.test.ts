@@ -271,7 +271,7 @@ describe("osm-rawdata 0.4.2 and geomltoolkits: paths without their trailing slas
     let checked = 0;
     for (const [template, operations] of Object.entries(document.paths as Record<string, object>)) {
       if (template.startsWith("/exports/")) continue;
-      const path = template.replace("{task_id}", randomUUID()).replace("{cid}", "1124039").replace("{queue_name}", "raw_daemon");
+      const path = template.replace("{task_id}", randomUUID()).replace("{cid}", "1124039").replace("{queue_name}", "raw_daemon").replace("{z}/{x}/{y}", "15/17059/11948");
       const documented = Object.keys(operations).map((method) => method.toUpperCase());
       const allow = [...documented, ...(documented.includes("GET") ? ["HEAD"] : [])].sort().join(", ");
       const twin = path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
