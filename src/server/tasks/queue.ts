@@ -7,8 +7,9 @@
  * STARTED (a worker runs it), SUCCESS, FAILURE, REVOKED (stopped by revoke(); it never runs again).
  */
 import { hostname } from "node:os";
+import type { TASK_STATES } from "../api/tasks.js";
 
-export type TaskState = "PENDING" | "STARTED" | "SUCCESS" | "FAILURE" | "REVOKED";
+export type TaskState = (typeof TASK_STATES)[number];
 
 /**
  * What is known of a task. Not its payload: only the handler needs that, and a queue may drop
