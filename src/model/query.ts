@@ -25,6 +25,19 @@ export function isTagGroup(condition: TagCondition | TagFilter): condition is Ta
   return "conditions" in condition;
 }
 
+/** True when `tags` meet the filter (an empty filter holds for any tags), as the stores' queries apply it. */
+export function matchesTags(tags: Readonly<Record<string, string>>, filter: TagFilter): boolean {
+  if (filter.conditions.length === 0) return true;
+  const holds = (condition: TagCondition | TagFilter): boolean =>
+    isTagGroup(condition) ? matchesTags(tags, condition) : Object.hasOwn(tags, condition.key) && (condition.values.length === 0 || condition.values.includes(tags[condition.key]!));
+  return filter.join === "and" ? filter.conditions.every(holds) : filter.conditions.some(holds);
+}
+
+/** Every key the filter names, in its groups too. */
+export function tagKeys(filter: TagFilter): string[] {
+  return [...new Set(filter.conditions.flatMap((condition) => (isTagGroup(condition) ? tagKeys(condition) : [condition.key])))];
+}
+
 /**
  * The area a query is restricted to, as plain data: a store tests it in its own query, or
  * prepares its own exact test from it (and frees that when the query ends).

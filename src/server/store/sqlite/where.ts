@@ -69,12 +69,26 @@ export function tagCondition(filter: TagFilter | undefined): { sql: string; para
       return group.sql === "" ? "1" : group.sql;
     }
     const { key, values } = condition;
-    // The store writes tags with JSON.stringify, so a key it has appears as its JSON string and
-    // a colon: instr() is a cheap necessary condition that spares most rows the json_each.
-    parameters.push(`${JSON.stringify(key)}:`, key);
+    // instr() spares most rows the json_each (keyText).
+    parameters.push(keyText(key), key);
     if (values.length === 0) return "(instr(t.tags, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ?))";
     parameters.push(JSON.stringify(values));
     return "(instr(t.tags, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(t.tags) tag WHERE tag.key = ? AND tag.value IN (SELECT value FROM json_each(?))))";
   });
   return { sql: `(${clauses.join(filter.join === "and" ? " AND " : " OR ")})`, parameters };
+}
+
+/**
+ * How a key the row has appears in its `tags`: the store writes tags with JSON.stringify, so as
+ * its JSON string and a colon. Finding it is a cheap necessary condition, not a sufficient one (a
+ * value may hold the same text).
+ */
+const keyText = (key: string): string => `${JSON.stringify(key)}:`;
+
+/**
+ * A necessary condition for the row to have one of `keys`, read without parsing its tags: the
+ * caller checks the tags of the rows it returns exactly.
+ */
+export function anyKeyCondition(keys: readonly string[]): { sql: string; parameters: string[] } {
+  return { sql: `(${keys.map(() => "instr(t.tags, ?) > 0").join(" OR ")})`, parameters: keys.map(keyText) };
 }
