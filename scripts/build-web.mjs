@@ -6,7 +6,8 @@
 //                                 split out), MapLibre's worker, the icon (the server gzips them)
 //   dist/web/pages.json            the pages: name, path served at, HTML file
 // Hashed names change with their content: the server may tell browsers to keep them for a year.
-// Nothing is fetched from elsewhere at run time: every script, style and icon is in assets/.
+// Nothing is fetched from elsewhere at run time: every script, style and icon is in assets/, but
+// the library the validator page runs, which is the package's own (dist/lib-bundle/, dist/generated/).
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -38,6 +39,20 @@ function pageNames(webRoot) {
 }
 
 const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+
+/**
+ * The library (`import … from "basemodel"`, the validator page's) as the package's own build, not
+ * a copy: its browser build dist/lib-bundle/ and the compiled schemas of dist/generated/ it loads
+ * when asked, which the package then holds once. The address is relative to the script in
+ * dist/web/assets/, so a static host serves dist/; `basemodel serve` serves those folders at its
+ * root (src/server/routes/pages.ts), where ../../ from /assets/ leads.
+ */
+const packageLibrary = {
+  name: "package-library",
+  setup(build) {
+    build.onResolve({ filter: /^basemodel$/ }, () => ({ path: "../../lib-bundle/index.js", external: true }));
+  },
+};
 
 /** Builds web/ of the package at `root` (a file URL) into dist/web/. */
 export async function buildWeb(root) {
@@ -72,6 +87,7 @@ export async function buildWeb(root) {
     metafile: true,
     // The metafile then names every file from the package's root (web/home/main.ts).
     absWorkingDir: rootPath,
+    plugins: [packageLibrary],
     logLevel: "warning",
   });
 
@@ -82,7 +98,9 @@ export async function buildWeb(root) {
     if (script === undefined) throw new Error(`esbuild wrote no script for the page ${name}`);
     const path = (file) => escapeAttribute(relative(out, join(rootPath, file)));
     // The chunks the script imports before it runs: asked for with the script, not after it.
-    const chunks = output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => `<link rel="modulepreload" href="${path(imported.path)}">`);
+    // (The library's entry too, whose address is relative to the script: see packageLibrary.)
+    const preloaded = output.imports.filter((imported) => imported.kind === "import-statement").map((imported) => (imported.external ? escapeAttribute(relative(out, join(assets, imported.path))) : path(imported.path)));
+    const chunks = [...new Set(preloaded)].map((href) => `<link rel="modulepreload" href="${href}">`);
     const ownHead = join(webRoot, name, "head.html");
     const head = [
       `<link rel="icon" href="${escapeAttribute(icon)}" type="image/svg+xml">`,

@@ -3,7 +3,9 @@
  * validated in the browser by the library's own build, and the page lists the problems the
  * command line prints for the same text (`basemodel validate --format json`, run here beside it),
  * with their code frames, each a way to its place in the editor; a valid item is a model card.
- * The built files also work from a plain static file server, with no basemodel server at all.
+ * The built files also work from a plain static file server serving the package's dist/ (the page
+ * is web/validate.html; it runs the library of dist/lib-bundle/ and dist/generated/), with no
+ * basemodel server at all.
  * Run `npm run build` first.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -330,11 +332,11 @@ describe.runIf(withChromium)("the validator page, served by basemodel serve", ()
 });
 
 describe.runIf(withChromium)("the validator page on a static host", () => {
-  it("works from a plain static file server, below a path, with no basemodel server: it validates, with --stac too", async () => {
-    const host = await staticHost(packageFile("dist/web"));
+  it("works from a plain static file server of dist/, below a path, with no basemodel server: it validates, with --stac too", async () => {
+    const host = await staticHost(packageFile("dist"));
     const watched = await watchedPage();
     const { page } = watched;
-    await page.goto(`${host.url}validate.html`);
+    await page.goto(`${host.url}web/validate.html`);
     expect(await validateText(page, text(BROKEN))).toBe("1 item: 0 valid, 1 invalid; 1 error, 0 warnings");
     expect(await pageProblems(page)).toEqual(cliProblems(await cliItems(fixture(BROKEN))));
     await validateText(page, text(STAC_BROKEN));
@@ -344,9 +346,9 @@ describe.runIf(withChromium)("the validator page on a static host", () => {
   });
 
   it("says so when a part of the validator cannot be loaded from the host", async () => {
-    const host = await staticHost(packageFile("dist/web"));
+    const host = await staticHost(packageFile("dist"));
     const { page } = await watchedPage();
-    await page.goto(`${host.url}validate.html`);
+    await page.goto(`${host.url}web/validate.html`);
     await validateText(page, text(STAC_BROKEN));
     // The host loses every script the page has not loaded yet: the STAC schemas among them.
     const loaded = new Set(await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname.split("/").pop()!)));

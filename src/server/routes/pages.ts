@@ -1,14 +1,16 @@
 /**
  * The server's web pages: GET / (the home page) and each other page of dist/web/pages.json at
- * /<name>, their assets under /assets/, and GET /page/settings.json, the limits the home page
+ * /<name>, their assets under /assets/, the library the validator page runs (the package's own, at
+ * its paths below dist/), and GET /page/settings.json, the limits the home page
  * shows while an area is drawn. The pages are built from web/ by scripts/build-web.mjs and ship
  * in the package; every script, style and icon they load comes from here.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { extname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join, sep } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { OUTPUT_TYPES, SNAPSHOT_GEOMETRY_TYPES } from "../api/snapshot.js";
 import type { PageSettings } from "../api/page.js";
 import { packageFile } from "../../package-files.js";
@@ -53,6 +55,15 @@ const gzipped = promisify(gzip);
 
 /** Hashed names (scripts/build-web.mjs): a changed file is a new name, so browsers may keep each for a year. */
 const ASSET_CACHE = "public, max-age=31536000, immutable";
+/** Names that stay when their content changes: asked again each time, answered 304 while their ETag holds. */
+const LIBRARY_CACHE = "no-cache";
+
+/**
+ * The validator page runs the package's own library, beside dist/web/ (scripts/build-web.mjs): its
+ * browser build and the modules that loads when asked, each at its path below dist/, which is where
+ * the page's scripts, in /assets/, name them (../../lib-bundle/index.js leads to /lib-bundle/index.js).
+ */
+const LIBRARY = ["lib-bundle", "generated", "ajv-runtime.js"];
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -78,9 +89,22 @@ function builtPages(root: string): BuiltPage[] {
   }
 }
 
+const asset = (file: string): Asset => ({ type: CONTENT_TYPES[extname(file)] ?? "application/octet-stream", bytes: readFileSync(file) });
+
 /** Every asset, read once: a few MB that do not change while the server runs. */
 function readAssets(folder: string): Map<string, Asset> {
-  return new Map(readdirSync(folder).map((name) => [name, { type: CONTENT_TYPES[extname(name)] ?? "application/octet-stream", bytes: readFileSync(join(folder, name)) }]));
+  return new Map(readdirSync(folder).map((name) => [name, asset(join(folder, name))]));
+}
+
+/** The library's scripts below `folder` (the LIBRARY entries there), by their path from it; none where it has no such files. */
+function readLibrary(folder: string): Map<string, Asset> {
+  const scripts = LIBRARY.flatMap((entry) => {
+    const path = join(folder, entry);
+    if (!existsSync(path)) return [];
+    if (!statSync(path).isDirectory()) return [entry];
+    return readdirSync(path, { recursive: true, encoding: "utf8" }).map((file) => `${entry}/${file.split(sep).join("/")}`);
+  });
+  return new Map(scripts.filter((file) => file.endsWith(".js")).map((file) => [file, asset(join(folder, file))]));
 }
 
 /** Whether an Accept-Encoding header takes gzip (with a quality above 0). */
@@ -91,16 +115,35 @@ function takesGzip(header: string | undefined): boolean {
   });
 }
 
-/** GET /assets/<name>: from memory, with a year's cache, gzipped to clients that take it. */
+/** An asset from memory, gzipped to clients that take it. */
+async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset | undefined, cache: string): Promise<FastifyReply> {
+  if (asset === undefined) {
+    reply.callNotFound();
+    return reply;
+  }
+  reply.type(asset.type).header("cache-control", cache).header("vary", "accept-encoding");
+  if (!takesGzip(request.headers["accept-encoding"])) return reply.send(asset.bytes);
+  asset.gzipped ??= gzipped(asset.bytes);
+  return reply.header("content-encoding", "gzip").send(await asset.gzipped);
+}
+
+/** GET /assets/<name>, with a year's cache. */
 function serveAssets(app: FastifyInstance, assets: Map<string, Asset>): void {
-  app.get<{ Params: { name: string } }>("/assets/:name", { schema: { hide: true } }, async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (asset === undefined) return reply.callNotFound();
-    reply.type(asset.type).header("cache-control", ASSET_CACHE).header("vary", "accept-encoding");
-    if (!takesGzip(request.headers["accept-encoding"])) return reply.send(asset.bytes);
-    asset.gzipped ??= gzipped(asset.bytes);
-    return reply.header("content-encoding", "gzip").send(await asset.gzipped);
-  });
+  app.get<{ Params: { name: string } }>("/assets/:name", { schema: { hide: true } }, (request, reply) => sendAsset(request, reply, assets.get(request.params.name), ASSET_CACHE));
+}
+
+/** GET /<path> of each library script, asked again each time with its ETag (a hash of its bytes): 304 while unchanged. */
+function serveLibrary(app: FastifyInstance, library: Map<string, Asset>): void {
+  const etags = new Map([...library].map(([path, { bytes }]) => [path, `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`]));
+  for (const entry of LIBRARY) {
+    app.get<{ Params: { "*"?: string } }>(extname(entry) === "" ? `/${entry}/*` : `/${entry}`, { schema: { hide: true } }, (request, reply) => {
+      const path = request.params["*"] === undefined ? entry : `${entry}/${request.params["*"]}`;
+      const etag = etags.get(path);
+      if (etag !== undefined) reply.header("etag", etag);
+      if (etag !== undefined && request.headers["if-none-match"] === etag) return reply.code(304).header("cache-control", LIBRARY_CACHE).send();
+      return sendAsset(request, reply, library.get(path), LIBRARY_CACHE);
+    });
+  }
 }
 
 export const pageRoutes: FastifyPluginAsync<PagesContext> = async (app, context) => {
@@ -119,6 +162,7 @@ export const pageRoutes: FastifyPluginAsync<PagesContext> = async (app, context)
     );
   } else {
     serveAssets(app, readAssets(join(root, "assets")));
+    serveLibrary(app, readLibrary(join(root, "..")));
   }
 
   const settings: PageSettings = {

@@ -1,7 +1,7 @@
 /**
  * The pages' serving, over real HTTP, without a browser (test/web/ drives them in one): the built
  * pages of dist/web/ with their Content-Security-Policy, the hashed assets with long cache
- * headers and their gzip twins, the settings the home page reads, and a server whose pages are
+ * headers and their gzip twins, the library the validator page runs (the package's own dist/ files), the settings the home page reads, and a server whose pages are
  * not built.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -94,6 +94,32 @@ describe("the web pages and their assets", () => {
     const response = await fetch(`${server.url}/${worker}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^(application|text)\/javascript/);
+  });
+
+  it("serves the library the validator page's script names, the package's own dist/ files, with their ETag: 304 while unchanged", async () => {
+    const html = await (await fetch(`${server.url}/validate`)).text();
+    const script = await (await fetch(`${server.url}/${assetsOf(html).find((asset) => asset.endsWith(".js"))!}`)).text();
+    const [, named] = /from"(\.\.\/\.\.\/lib-bundle\/index\.js)"/.exec(script) ?? [];
+    expect(named).toBeDefined();
+    const address = new URL(named!, `${server.url}/assets/`).href;
+    expect(address).toBe(`${server.url}/lib-bundle/index.js`);
+    const response = await fetch(address);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^(application|text)\/javascript/);
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(packageFile("dist/lib-bundle/index.js")))).toBe(true);
+    const etag = response.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(address, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    // What it loads when asked: the compiled schemas and their runtime, which imports no package.
+    for (const path of ["/generated/modules.js", "/generated/stac/verdict/schemas.stacspec.org/v1.1.0/item-spec/json-schema/item.js", "/ajv-runtime.js"]) {
+      const module = await fetch(`${server.url}${path}`);
+      expect(module.status, path).toBe(200);
+      expect(await module.text(), path).not.toMatch(/^import [^;]*from ?"[^.]/m);
+    }
+    // Nothing else of dist/: no declarations, no server code.
+    for (const path of ["/generated/modules.d.ts", "/server/app.js", "/lib-bundle/nothing.js"]) expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
   });
 
   it("a file that is not there is a 404, not a redirect to its slash twin (the same route)", async () => {
