@@ -71,6 +71,9 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     // MapLibre's worker is one of them, and the tiles it asked for: the map ran, from this server alone.
     expect(requests.some((url) => /\/assets\/maplibre-gl-worker-\w+\.mjs$/.test(url))).toBe(true);
     expect(requests.some((url) => /\/tiles\/\d+\/\d+\/\d+\.mvt$/.test(url))).toBe(true);
+    // It opened over Monaco (the view in the address, #zoom/lat/lon), not the sea its ferry routes cross.
+    const [, lat, lon] = new URL(page.url()).hash.slice(1).split("/").map(Number);
+    expect(lat! > 43.72 && lat! < 43.76 && lon! > 7.40 && lon! < 7.45, page.url()).toBe(true);
   });
 
   it("the map draws the store's tiles: what a click finds shows what it is and links to it", async () => {
