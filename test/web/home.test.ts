@@ -15,6 +15,7 @@ import { hasChromium, screenshot, watchedPage, type WatchedPage } from "../suppo
 import { VectorTile } from "@mapbox/vector-tile";
 import { PbfReader } from "pbf";
 import { finishedExport, pythonZip, startExportServer, type ExportServer } from "../server/routes/exports.js";
+import { homeServers, type HomeServer } from "./home-servers.js";
 import { MONACO_CENTRE, ringOf } from "../server/routes/helpers.js";
 import { BAD_VALUE, MAPATHON_BOX, mapathonStorePath, UNSQUARED } from "../server/routes/mapathon.js";
 
@@ -38,7 +39,7 @@ function shownKm2(geometry: PolygonalGeometry): string {
 }
 
 /** The home page, loaded until its map is idle; `view` is a view of the map to open it at (#zoom/lat/lon). */
-async function openHome(server: ExportServer, watched?: WatchedPage, view = ""): Promise<WatchedPage> {
+async function openHome(server: Pick<HomeServer, "url">, watched?: WatchedPage, view = ""): Promise<WatchedPage> {
   const opened = watched ?? (await watchedPage());
   await opened.page.goto(`${server.url}/${view}`);
   await opened.page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
@@ -53,11 +54,11 @@ async function uploadArea(page: Page, geometry: PolygonalGeometry, name = "area.
   await page.getByRole("tabpanel", { name: "Area" }).getByText(shownKm2(geometry), { exact: true }).waitFor(PATIENCE);
 }
 
-describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_000 }, () => {
-  let server: ExportServer;
+describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a real browser (%s)", { timeout: 300_000 }, (_name, start) => {
+  let server: HomeServer;
   beforeAll(async () => {
-    server = await startExportServer({ store: await mapathonStorePath() });
-  });
+    server = await start();
+  }, 600_000);
 
   it("loads with no console error and no request to another origin, and says how old the data is", async () => {
     const { page, requests, errors } = await openHome(server);
@@ -71,6 +72,9 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     // MapLibre's worker is one of them, and the tiles it asked for: the map ran, from this server alone.
     expect(requests.some((url) => /\/assets\/maplibre-gl-worker-\w+\.mjs$/.test(url))).toBe(true);
     expect(requests.some((url) => /\/tiles\/\d+\/\d+\/\d+\.mvt$/.test(url))).toBe(true);
+    // It opened over Monaco (the view in the address, #zoom/lat/lon), not the sea its ferry routes cross.
+    const [, lat, lon] = new URL(page.url()).hash.slice(1).split("/").map(Number);
+    expect(lat! > 43.72 && lat! < 43.76 && lon! > 7.40 && lon! < 7.45, page.url()).toBe(true);
   });
 
   it("the map draws the store's tiles: what a click finds shows what it is and links to it", async () => {
@@ -95,17 +99,6 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     const href = (await link.getAttribute("href"))!;
     expect(inTiles.has(href.replace("https://www.openstreetmap.org/", ""))).toBe(true);
     await screenshot(page, "building");
-    expect(errors).toEqual([]);
-  });
-
-  it("behind --public-url, the page still asks its own server for the tiles", async () => {
-    const behind = await startExportServer({ store: await mapathonStorePath(), exports: { publicUrl: "https://exports.example.org/" } });
-    const { body: tileJson } = await behind.get("/tiles.json");
-    expect(tileJson.tiles[0]).toMatch(/^https:\/\/exports\.example\.org\//);
-    const { requests, errors } = await openHome(behind, undefined, "#16/43.7347/7.4251");
-    const origin = new URL(behind.url).origin;
-    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
-    expect(requests.some((url) => /\/tiles\/16\/\d+\/\d+\.mvt$/.test(url))).toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -135,6 +128,108 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     }
     expect(answer.body.buildings).toBeGreaterThan(0);
     await screenshot(page, "home");
+    expect(errors).toEqual([]);
+  });
+
+  it("an export runs to a Download, the request shown is the one sent, and the zip opens", async () => {
+    const { page, errors } = await openHome(server);
+    await uploadArea(page, boxPolygon(MONACO_CENTRE));
+    await page.getByRole("tab", { name: "Export" }).click();
+    const panel = page.getByRole("tabpanel", { name: "Export" });
+    await panel.getByRole("combobox", { name: "Format" }).selectOption("geojson");
+    await panel.getByRole("button", { name: "Add tag filter" }).click();
+    await panel.getByRole("textbox", { name: "Tag key 1" }).fill("building");
+    const shown = await panel.getByLabel("Request body").textContent();
+    expect(JSON.parse(shown!)).toMatchObject({ outputType: "geojson", fileName: "Export", filters: { tags: { allGeometry: { building: [] } } } });
+    expect(await panel.getByLabel("curl command").textContent()).toContain(`curl -X POST '${server.url}/latest/snapshot/'`);
+    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/snapshot/"));
+    await panel.getByRole("button", { name: "Export", exact: true }).click();
+    expect((await sent).postData()).toBe(shown);
+    const download = panel.getByRole("link", { name: "Download" });
+    await download.waitFor(PATIENCE);
+    await screenshot(page, "export");
+    const url = await download.getAttribute("href");
+    const response = await fetch(url!);
+    expect(response.status).toBe(200);
+    const folder = mkdtempSync(join(tmpdir(), "basemodel-page-export-"));
+    afterFile(() => rmSync(folder, { recursive: true, force: true }));
+    const zip = join(folder, "export.zip");
+    writeFileSync(zip, Buffer.from(await response.arrayBuffer()));
+    expect(pythonZip(zip, "print('\\n'.join(sorted(z.namelist())))").trim().split("\n")).toEqual(["Export.geojson", "Readme.txt", "clipping_boundary.geojson"]);
+    const exported = JSON.parse(pythonZip(zip, "sys.stdout.write(z.read('Export.geojson').decode())"));
+    expect(exported.features.length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("History lists an export with its area, files and Download after a restart of serve, and runs it again", async () => {
+    const body = { geometry: boxPolygon(MONACO_CENTRE), fileName: "History_test", outputType: "geojson", filters: { tags: { allGeometry: { building: [] } } } };
+    const done = await finishedExport(server, body);
+    // Remembered by the queue, not by the process: a restart of serve forgets nothing.
+    await server.restart();
+    const { page, errors } = await openHome(server);
+    await page.getByRole("tab", { name: "History" }).click();
+    const entry = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li").filter({ hasText: "History_test" }).first();
+    await entry.waitFor(PATIENCE);
+    expect(await entry.textContent()).toContain("Done");
+    expect(await entry.getByRole("link", { name: "Download" }).getAttribute("href")).toBe(done.result.downloadUrl);
+    const show = entry.getByRole("button", { name: "Show area" });
+    await show.click();
+    expect(await show.getAttribute("aria-pressed")).toBe("true");
+    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/snapshot/"));
+    await entry.getByRole("button", { name: "Run again" }).click();
+    // The request as it was sent, sent again.
+    expect(JSON.parse((await sent).postData()!)).toEqual(body);
+    await page.getByRole("tabpanel", { name: "Export" }).getByRole("link", { name: "Download" }).waitFor(PATIENCE);
+    await page.getByRole("tab", { name: "History" }).click();
+    const entries = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li");
+    await expect.poll(() => entries.filter({ hasText: "History_test" }).count(), PATIENCE).toBe(2);
+    await screenshot(page, "history");
+    expect(errors).toEqual([]);
+  });
+
+  it("lists the area's data quality findings, each linking to its object on openstreetmap.org", async () => {
+    const { page, errors } = await openHome(server);
+    await uploadArea(page, boxPolygon(MAPATHON_BOX), "mapathon.geojson");
+    await page.getByRole("tab", { name: "Data quality" }).click();
+    const findings = page.getByRole("list", { name: "Findings" });
+    const unsquared = findings.getByRole("link", { name: `way ${UNSQUARED} on openstreetmap.org` });
+    await unsquared.waitFor(PATIENCE);
+    expect(await unsquared.getAttribute("href")).toBe(`https://www.openstreetmap.org/way/${UNSQUARED}`);
+    await findings.getByRole("link", { name: `way ${BAD_VALUE} on openstreetmap.org` }).waitFor(PATIENCE);
+    await findings.getByText("building=houes").waitFor(PATIENCE);
+    expect(await findings.getByText("Bad geometry").count()).toBeGreaterThan(0);
+    // Coloured on the map: shown there, a click on it finds the finding.
+    await findings.getByRole("button", { name: `Show way ${UNSQUARED} on the map` }).click();
+    await page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
+    const map = (await page.locator("#map").boundingBox())!;
+    await page.mouse.click(map.x + map.width / 2, map.y + map.height / 2);
+    const popup = page.locator(".maplibregl-popup");
+    await popup.getByRole("link", { name: `way ${UNSQUARED} on openstreetmap.org` }).waitFor(PATIENCE);
+    expect(await popup.textContent()).toContain("Bad geometry");
+    expect(await popup.textContent()).toContain("not square");
+    await screenshot(page, "data-quality");
+    // A hashtag no changeset has: nothing.
+    await page.getByRole("textbox", { name: "Hashtag" }).fill("no-such-project");
+    await page.getByRole("button", { name: "Show findings" }).click();
+    await page.getByText("No findings here for these dates and hashtag.").waitFor(PATIENCE);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_000 }, () => {
+  let server: ExportServer;
+  beforeAll(async () => {
+    server = await startExportServer({ store: await mapathonStorePath() });
+  });
+
+  it("behind --public-url, the page still asks its own server for the tiles", async () => {
+    const behind = await startExportServer({ store: await mapathonStorePath(), exports: { publicUrl: "https://exports.example.org/" } });
+    const { body: tileJson } = await behind.get("/tiles.json");
+    expect(tileJson.tiles[0]).toMatch(/^https:\/\/exports\.example\.org\//);
+    const { requests, errors } = await openHome(behind, undefined, "#16/43.7347/7.4251");
+    const origin = new URL(behind.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(requests.some((url) => /\/tiles\/16\/\d+\/\d+\.mvt$/.test(url))).toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -183,36 +278,6 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     await page.getByRole("tabpanel", { name: "Area" }).getByText("· Monaco").waitFor(PATIENCE);
   });
 
-  it("an export runs to a Download, the request shown is the one sent, and the zip opens", async () => {
-    const { page, errors } = await openHome(server);
-    await uploadArea(page, boxPolygon(MONACO_CENTRE));
-    await page.getByRole("tab", { name: "Export" }).click();
-    const panel = page.getByRole("tabpanel", { name: "Export" });
-    await panel.getByRole("combobox", { name: "Format" }).selectOption("geojson");
-    await panel.getByRole("button", { name: "Add tag filter" }).click();
-    await panel.getByRole("textbox", { name: "Tag key 1" }).fill("building");
-    const shown = await panel.getByLabel("Request body").textContent();
-    expect(JSON.parse(shown!)).toMatchObject({ outputType: "geojson", fileName: "Export", filters: { tags: { allGeometry: { building: [] } } } });
-    expect(await panel.getByLabel("curl command").textContent()).toContain(`curl -X POST '${server.url}/latest/snapshot/'`);
-    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/snapshot/"));
-    await panel.getByRole("button", { name: "Export", exact: true }).click();
-    expect((await sent).postData()).toBe(shown);
-    const download = panel.getByRole("link", { name: "Download" });
-    await download.waitFor(PATIENCE);
-    await screenshot(page, "export");
-    const url = await download.getAttribute("href");
-    const response = await fetch(url!);
-    expect(response.status).toBe(200);
-    const folder = mkdtempSync(join(tmpdir(), "basemodel-page-export-"));
-    afterFile(() => rmSync(folder, { recursive: true, force: true }));
-    const zip = join(folder, "export.zip");
-    writeFileSync(zip, Buffer.from(await response.arrayBuffer()));
-    expect(pythonZip(zip, "print('\\n'.join(sorted(z.namelist())))").trim().split("\n")).toEqual(["Export.geojson", "Readme.txt", "clipping_boundary.geojson"]);
-    const exported = JSON.parse(pythonZip(zip, "sys.stdout.write(z.read('Export.geojson').decode())"));
-    expect(exported.features.length).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
-  });
-
   it("a custom export's categories in YAML go to the YAML route, and each of its zips downloads", async () => {
     const { page, errors } = await openHome(server);
     await uploadArea(page, boxPolygon(MONACO_CENTRE));
@@ -249,58 +314,6 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     const area = page.getByRole("tabpanel", { name: "Area" });
     await area.getByText(shownKm2(centre), { exact: true }).waitFor(PATIENCE);
     await area.getByText("· pasted GeoJSON").waitFor(PATIENCE);
-  });
-
-  it("History lists an export with its area, files and Download, and runs it again", async () => {
-    const body = { geometry: boxPolygon(MONACO_CENTRE), fileName: "History_test", outputType: "geojson", filters: { tags: { allGeometry: { building: [] } } } };
-    const done = await finishedExport(server, body);
-    const { page, errors } = await openHome(server);
-    await page.getByRole("tab", { name: "History" }).click();
-    const entry = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li").filter({ hasText: "History_test" }).first();
-    await entry.waitFor(PATIENCE);
-    expect(await entry.textContent()).toContain("Done");
-    expect(await entry.getByRole("link", { name: "Download" }).getAttribute("href")).toBe(done.result.downloadUrl);
-    const show = entry.getByRole("button", { name: "Show area" });
-    await show.click();
-    expect(await show.getAttribute("aria-pressed")).toBe("true");
-    const sent = page.waitForRequest((request) => request.method() === "POST" && request.url().endsWith("/latest/snapshot/"));
-    await entry.getByRole("button", { name: "Run again" }).click();
-    // The request as it was sent, sent again.
-    expect(JSON.parse((await sent).postData()!)).toEqual(body);
-    await page.getByRole("tabpanel", { name: "Export" }).getByRole("link", { name: "Download" }).waitFor(PATIENCE);
-    await page.getByRole("tab", { name: "History" }).click();
-    const entries = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li");
-    await expect.poll(() => entries.filter({ hasText: "History_test" }).count(), PATIENCE).toBe(2);
-    await screenshot(page, "history");
-    expect(errors).toEqual([]);
-  });
-
-  it("lists the area's data quality findings, each linking to its object on openstreetmap.org", async () => {
-    const { page, errors } = await openHome(server);
-    await uploadArea(page, boxPolygon(MAPATHON_BOX), "mapathon.geojson");
-    await page.getByRole("tab", { name: "Data quality" }).click();
-    const findings = page.getByRole("list", { name: "Findings" });
-    const unsquared = findings.getByRole("link", { name: `way ${UNSQUARED} on openstreetmap.org` });
-    await unsquared.waitFor(PATIENCE);
-    expect(await unsquared.getAttribute("href")).toBe(`https://www.openstreetmap.org/way/${UNSQUARED}`);
-    await findings.getByRole("link", { name: `way ${BAD_VALUE} on openstreetmap.org` }).waitFor(PATIENCE);
-    await findings.getByText("building=houes").waitFor(PATIENCE);
-    expect(await findings.getByText("Bad geometry").count()).toBeGreaterThan(0);
-    // Coloured on the map: shown there, a click on it finds the finding.
-    await findings.getByRole("button", { name: `Show way ${UNSQUARED} on the map` }).click();
-    await page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
-    const map = (await page.locator("#map").boundingBox())!;
-    await page.mouse.click(map.x + map.width / 2, map.y + map.height / 2);
-    const popup = page.locator(".maplibregl-popup");
-    await popup.getByRole("link", { name: `way ${UNSQUARED} on openstreetmap.org` }).waitFor(PATIENCE);
-    expect(await popup.textContent()).toContain("Bad geometry");
-    expect(await popup.textContent()).toContain("not square");
-    await screenshot(page, "data-quality");
-    // A hashtag no changeset has: nothing.
-    await page.getByRole("textbox", { name: "Hashtag" }).fill("no-such-project");
-    await page.getByRole("button", { name: "Show findings" }).click();
-    await page.getByText("No findings here for these dates and hashtag.").waitFor(PATIENCE);
-    expect(errors).toEqual([]);
   });
 
   it("downloads the findings as the server's CSV", async () => {

@@ -167,7 +167,11 @@ export interface FeatureStore {
    * out; no bytes at all for a tile that holds nothing. The same features on every store.
    */
   tile(z: number, x: number, y: number): Promise<Uint8Array>;
-  /** The box that holds every feature, or null for a store without any. */
+  /**
+   * Where the data is (extent.ts): the box of the middle 98% of the point features, by
+   * longitude and latitude; for a store without points, the box of every feature; null for a
+   * store without any. The same box on every store.
+   */
   extent(): Promise<BBox | null>;
   /**
    * A token that differs from the one read before whenever the data changed since (written by

@@ -84,7 +84,7 @@ export function customResultOf(status: TaskStatus): CustomExportResult {
 }
 
 /** Polls a task the way raw-data-api clients do, until it ends; returns the last status body. */
-export async function waitForTask(server: RunningServer, trackLink: string, timeoutMs = 240_000): Promise<TaskStatus> {
+export async function waitForTask(server: Pick<RunningServer, "get">, trackLink: string, timeoutMs = 240_000): Promise<TaskStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await server.get(`/latest${trackLink}`);
@@ -96,7 +96,7 @@ export async function waitForTask(server: RunningServer, trackLink: string, time
 }
 
 /** POSTs an export (to `path`) and waits for SUCCESS; returns the task status. */
-export async function finishedExport(server: RunningServer, body: unknown, path = "/latest/snapshot/"): Promise<FinishedExport> {
+export async function finishedExport(server: Pick<RunningServer, "get" | "post">, body: unknown, path = "/latest/snapshot/"): Promise<FinishedExport> {
   const accepted = await server.post(path, body);
   expect(accepted.status, accepted.text).toBe(200);
   const status = await waitForTask(server, accepted.body.trackLink);

@@ -47,6 +47,11 @@ export async function startServer(storePath: string, options: Omit<ServerOptions
       await store.close();
     })());
   afterFile(close);
+  return { url, store, ...httpClient(url), close };
+}
+
+/** GET and POST to the server at `url`, each answer read as text and, where it is, JSON. */
+export function httpClient(url: string): Pick<RunningServer, "get" | "post"> {
   const answer = async (response: Response) => {
     const text = await response.text();
     let body: unknown;
@@ -58,12 +63,9 @@ export async function startServer(storePath: string, options: Omit<ServerOptions
     return { status: response.status, body, text };
   };
   return {
-    url,
-    store,
     post: async (path, body, headers = { "content-type": "application/json" }) =>
       answer(await fetch(url + path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) })),
     get: async (path, headers) => answer(await fetch(url + path, { headers })),
-    close,
   };
 }
 

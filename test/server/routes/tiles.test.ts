@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { importOsm } from "../../../src/server/fill/import.js";
 import { updateStore } from "../../../src/server/fill/update-store.js";
-import { featureId, layerTags, TILE_LAYER_NAMES, TILE_LAYERS, TILE_MAXZOOM, TILE_MINZOOM } from "../../../src/model/tile-layers.js";
+import { featureId, layerMinzoom, layerTags, TILE_LAYER_NAMES, TILE_LAYERS, TILE_MAXZOOM, TILE_MINZOOM } from "../../../src/model/tile-layers.js";
 import { isTagGroup, type TagFilter } from "../../../src/model/query.js";
 import type { OsmType } from "../../../src/model/features.js";
 import { monacoStoreCopy } from "../../support/monaco.js";
@@ -99,11 +99,15 @@ describe.each(monacoStores())("the map of the store: tiles, TileJSON and counts 
     });
     expect(tileJson.status).toBe(200);
     expect(wireValidator("TileJSON")(tileJson.body)).toBe(true);
-    const body = tileJson.body as { tiles: string[]; bounds: number[]; minzoom: number; maxzoom: number; vector_layers: Array<{ id: string; fields: Record<string, string> }> };
+    const body = tileJson.body as { tiles: string[]; bounds: number[]; center: number[]; minzoom: number; maxzoom: number; vector_layers: Array<{ id: string; fields: Record<string, string> }> };
     expect(body.tiles).toEqual(["http://maps.example.org:8080/tiles/{z}/{x}/{y}.mvt"]);
     expect([body.minzoom, body.maxzoom]).toEqual([TILE_MINZOOM, TILE_MAXZOOM]);
     const [west, south, east, north] = body.bounds as [number, number, number, number];
     expect(west < minX && south < minY && east > maxX && north > maxY).toBe(true);
+    // Over Monaco, on every store alike: not over the sea its ferry routes and maritime boundary cross.
+    expect(west > 7.40 && south > 43.72 && east < 7.45 && north < 43.76, JSON.stringify(body.bounds)).toBe(true);
+    const [lon, lat, zoom] = body.center as [number, number, number];
+    expect([lon.toFixed(3), lat.toFixed(3), zoom]).toEqual(["7.424", "43.738", Math.max(...TILE_LAYERS.map((layer) => layerMinzoom(layer)))]);
     expect(body.vector_layers.map((layer) => layer.id)).toEqual([...TILE_LAYER_NAMES]);
     expect(Object.keys(body.vector_layers.find((layer) => layer.id === "roads")!.fields)).toEqual(["osm_type", "osm_id", "status", "name", "highway", "ref"]);
   });

@@ -29,7 +29,6 @@ export async function storeTiles(): Promise<StoreTiles> {
     tiles: tileJson.tiles.map(onThisServer),
     minzoom: tileJson.minzoom,
     maxzoom: tileJson.maxzoom,
-    bounds: tileJson.bounds as [number, number, number, number],
     attribution: tileJson.attribution,
   };
   return { source, center: tileJson.center as StoreTiles["center"] };

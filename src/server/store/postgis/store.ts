@@ -16,6 +16,7 @@ import { PostgisReports } from "./reports.js";
 import { toFeature, type FeatureRow } from "../feature-rows.js";
 import { FEATURE_COLUMN_COUNT, FEATURE_COLUMNS } from "./rows.js";
 import { tileStatement } from "./tiles.js";
+import { trimmedOffsets } from "../extent.js";
 import { candidateWhere, checkedTable } from "./where.js";
 
 /**
@@ -109,6 +110,15 @@ class PostgisReader implements FeatureSnapshot {
   }
 
   async extent(): Promise<BBox | null> {
+    const [[count]] = (await this.queries.rows("SELECT count(*)::int FROM nodes", [])) as [[number]];
+    if (count === 0) return this.boxOfEvery();
+    const { low, high } = trimmedOffsets(count);
+    const at = async (value: "ST_X(geom)" | "ST_Y(geom)", offset: number) => ((await this.queries.rows(`SELECT ${value} FROM nodes ORDER BY 1 OFFSET $1 LIMIT 1`, [offset])) as [[number]])[0][0];
+    const [minX, minY, maxX, maxY] = await Promise.all([at("ST_X(geom)", low), at("ST_Y(geom)", low), at("ST_X(geom)", high), at("ST_Y(geom)", high)]);
+    return { minX, minY, maxX, maxY };
+  }
+
+  private async boxOfEvery(): Promise<BBox | null> {
     const geometries = FEATURE_TABLES.map((table) => `SELECT geom FROM ${table}`).join(" UNION ALL ");
     const [[minX, minY, maxX, maxY]] = (await this.queries.rows(
       `SELECT ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e) FROM (SELECT ST_Extent(geom) AS e FROM (${geometries}) g) extent`,

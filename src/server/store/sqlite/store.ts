@@ -20,6 +20,7 @@ import { SqliteUpdate } from "./update.js";
 import { SqliteWrites } from "./writes.js";
 import { isTagGroup, type AreaFilter, type TagFilter } from "../../../model/query.js";
 import { areaMatcher } from "../area-match.js";
+import { trimmedOffsets } from "../extent.js";
 import { prepareArea } from "../../geometry/geos.js";
 import { FEATURE_TABLES } from "../../../model/features.js";
 import type { CandidateOptions, CountOptions, FeatureSnapshot, EmbeddedStoreFactory, FeatureWriter, FindingFilter, FindingsUpdate, Page, Paged, StoreUpdate, WritableFeatureStore } from "../store.js";
@@ -239,6 +240,14 @@ class SqliteFeatureStore implements WritableFeatureStore {
   }
 
   async extent(): Promise<BBox | null> {
+    const count = this.db.prepare("SELECT count(*) FROM nodes").pluck().get() as number;
+    if (count === 0) return this.boxOfEvery();
+    const { low, high } = trimmedOffsets(count);
+    const at = (column: "min_x" | "min_y", offset: number) => this.db.prepare(`SELECT ${column} FROM nodes ORDER BY ${column} LIMIT 1 OFFSET ?`).pluck().get(offset) as number;
+    return { minX: at("min_x", low), minY: at("min_y", low), maxX: at("min_x", high), maxY: at("min_y", high) };
+  }
+
+  private boxOfEvery(): BBox | null {
     const boxes = FEATURE_TABLES.map((table) => `SELECT min_x, min_y, max_x, max_y FROM ${table}`).join(" UNION ALL ");
     const [minX, minY, maxX, maxY] = this.db.prepare(`SELECT min(min_x), min(min_y), max(max_x), max(max_y) FROM (${boxes})`).raw().get() as Array<number | null>;
     return minX === null ? null : { minX: minX!, minY: minY!, maxX: maxX!, maxY: maxY! };
