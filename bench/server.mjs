@@ -17,8 +17,10 @@
 // Options: --processes 1,2 (each value a run of its own), --rounds 8, --seconds 10, or
 // --requests 3000 (a fixed number of requests per round instead of a fixed time: on a shared
 // machine the CPU per request over the same work is the figure that means something, not the rate).
+// CPU per request is the whole server's: its process and, with --processes N, its workers; on
+// PostGIS, plus the PostgreSQL backends that serve it.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -96,15 +98,37 @@ export function availability(ms = 5000) {
   return { share: 1 - stalled / (last - started), longest };
 }
 
-/** CPU milliseconds (user + system) charged to process `pid` so far, from /proc; null elsewhere. */
-export function cpuMs(pid) {
+/** The fields of /proc/<pid>/stat after the command's name (state first), or null where there is none. */
+function statFields(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime, in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   } catch {
     return null;
   }
+}
+
+/** CPU milliseconds (user + system) charged to process `pid` so far, from /proc; null elsewhere. */
+export function cpuMs(pid) {
+  const fields = statFields(pid);
+  // utime and stime, in clock ticks (100 per second on Linux).
+  return fields === null ? null : (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU milliseconds charged so far to process `pid` and to its children that are alive (the
+ * workers of `serve --processes N`: their time reaches the primary's own figures only once they
+ * have exited). Read before and after the same work, the difference is what the whole server cost.
+ */
+export function serverCpuMs(pid) {
+  const own = cpuMs(pid);
+  if (own === null) return null;
+  let children = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (fields !== null && fields[1] === String(pid)) children += cpuMs(entry) ?? 0;
+  }
+  return own + children;
 }
 
 /**
@@ -216,7 +240,7 @@ const median = (values) => {
  * `rounds` autocannon runs on each of two servers that are up at once, alternating, the order
  * swapped every round so that neither always runs right after the other: their rates per round,
  * and the server's CPU milliseconds per answered request, which a machine shared with other work
- * inflates far less than it cuts the rate (one process only: a cluster's workers are other pids).
+ * inflates far less than it cuts the rate (the primary's and its workers' together, with --processes N).
  */
 async function alternate([reference, current], path, body, { rounds, seconds, requests }) {
   // Warm-up: 500 requests each at the same load, so that both have compiled their hot paths.
@@ -226,10 +250,10 @@ async function alternate([reference, current], path, body, { rounds, seconds, re
     const order = round % 2 === 0 ? [reference, current] : [current, reference];
     const results = new Map();
     for (const server of order) {
-      const before = cpuMs(server.pid);
+      const before = serverCpuMs(server.pid);
       const databaseBefore = await server.database?.cpuMs();
       const result = await load(server.url, path, body, 50, seconds, requests);
-      const after = cpuMs(server.pid);
+      const after = serverCpuMs(server.pid);
       result.cpuPerRequest = before === null || after === null || result.requests.total === 0 ? null : (after - before) / result.requests.total;
       // A server on PostGIS: its PostgreSQL backends' CPU per request too (see cpuPerRequest's sum).
       if (server.database !== undefined && result.cpuPerRequest !== null) result.databaseCpuPerRequest = ((await server.database.cpuMs()) - databaseBefore) / result.requests.total;
@@ -244,8 +268,8 @@ async function alternate([reference, current], path, body, { rounds, seconds, re
  * The A/B table: each round's two rates and their ratio, then the medians and the ratios' spread;
  * the same for CPU per request where it was measured (a ratio over 1 means the current costs less).
  */
-function abTable(labels, rows, processes) {
-  const cpu = processes === 1 && rows.every((row) => row.every((result) => result.cpuPerRequest !== null));
+function abTable(labels, rows) {
+  const cpu = rows.every((row) => row.every((result) => result.cpuPerRequest !== null));
   const rate = (result) => `${result.requests.average.toFixed(0)} req/s${result.errors + result.non2xx > 0 ? ` (${result.errors + result.non2xx} errors)` : ""}`;
   // Node's CPU, and with PostgreSQL's backends added where the server has them.
   const total = (result) => result.cpuPerRequest + (result.databaseCpuPerRequest ?? 0);
@@ -315,7 +339,7 @@ export async function runAB(options) {
           "",
           `POST /raw/all, Monaco's centre, 50 connections, --processes ${processes}, ${options.rounds} rounds of ${options.requests === undefined ? `${options.seconds} s` : `${options.requests} requests`} each, alternating:`,
           "",
-          abTable(contenders.map((contender) => contender.label), rows, processes),
+          abTable(contenders.map((contender) => contender.label), rows),
         );
       } finally {
         await Promise.all(servers.map((server) => server.stop()));

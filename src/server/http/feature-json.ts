@@ -6,7 +6,7 @@ import type { FoundFeature } from "../../model/query.js";
 import type { Geometry } from "../../model/geojson.js";
 import { geometryTypeOf } from "../../model/features.js";
 import type { OsmFeature } from "../../model/features.js";
-import { featureJson, withMember } from "./json-text.js";
+import { featureJson } from "./json-text.js";
 
 export function geotypeOf(type: Geometry["type"]): RawFeatureType {
   switch (type) {
@@ -34,17 +34,20 @@ function osmTypeOf({ table }: FoundFeature): RawListItem["type"] {
   return table === "nodes" ? "node" : table === "relations" ? "relation" : "way";
 }
 
-/** A /raw feature as JSON text (the RawFeatureCollection schema's Feature), copying the store's tags and geometry. */
+/**
+ * A /raw feature as JSON text (the RawFeatureCollection schema's Feature), copying the store's tags
+ * and geometry. The properties are written member by member, in the order JSON.stringify gave
+ * them: an object built and spread only to be serialised cost a /raw/all answer of 400 features
+ * 0.14 ms more (session 18).
+ */
 export function rawFeatureJson({ feature }: FoundFeature): string {
-  const properties: Omit<RawFeatureProperties, "tags"> = {
-    type: geotypeOf(geometryTypeOf(feature)),
-    id: feature.osmId,
-    timestamp: feature.timestamp,
-    version: feature.version,
-    changeset: feature.changeset,
-    ...annotationsOf(feature),
-  };
-  return featureJson(feature.osmId, geometryJson(feature), withMember(JSON.stringify(properties), "tags", tagsJson(feature)));
+  const { status, hashtags, editor, created_at, closed_at } = annotationsOf(feature);
+  const type: RawFeatureProperties["type"] = geotypeOf(geometryTypeOf(feature));
+  const properties =
+    `{"type":"${type}","id":${feature.osmId},"timestamp":${JSON.stringify(feature.timestamp)},"version":${JSON.stringify(feature.version)},` +
+    `"changeset":${JSON.stringify(feature.changeset)},"status":${JSON.stringify(status)},"hashtags":${JSON.stringify(hashtags)},"editor":${JSON.stringify(editor)},` +
+    `"created_at":${JSON.stringify(created_at)},"closed_at":${JSON.stringify(closed_at)},"tags":${tagsJson(feature)}}`;
+  return featureJson(feature.osmId, geometryJson(feature), properties);
 }
 
 export function rawListItem(found: FoundFeature): RawListItem {

@@ -14,11 +14,6 @@ export function featureJson(id: number, geometry: string, properties: string): s
   return `{"type":"Feature","id":${id},"geometry":${geometry},"properties":${properties}}`;
 }
 
-/** An object's JSON text with one more member after its own, whose value is JSON text. */
-export function withMember(objectJson: string, name: string, json: string): string {
-  return `${objectJsonOpen(objectJson)}${JSON.stringify(name)}:${json}}`;
-}
-
 /**
  * A JSON array written item by item as UTF-8 into one buffer, which doubles when it is full.
  * Each item is encoded as it comes, so its objects need not live until the answer is whole;
@@ -35,8 +30,8 @@ export class JsonArrayBytes {
   }
 
   add(itemJson: string): void {
-    if (this.#length > 0) this.#append(",");
-    this.#append(itemJson);
+    // One write per item, its comma included: each write costs as much as a short item's bytes.
+    this.#append(this.#length > 0 ? `,${itemJson}` : itemJson);
   }
 
   /** `JSON.stringify(head)` with one more member, `name`: this array. */

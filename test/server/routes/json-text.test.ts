@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { featureJson, JsonArrayBytes, withMember } from "../../../src/server/http/json-text.js";
+import { featureJson, JsonArrayBytes } from "../../../src/server/http/json-text.js";
 
 describe("JSON text around JSON parts", () => {
   it("writes a feature around its geometry and properties text, copied as they are", () => {
@@ -7,10 +7,6 @@ describe("JSON text around JSON parts", () => {
     expect(text).toBe('{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}');
   });
 
-  it("adds a member after the object's own, or as the only member of an empty object, with its name escaped", () => {
-    expect(withMember('{"a":null}', "tags", '{"b":"x"}')).toBe('{"a":null,"tags":{"b":"x"}}');
-    expect(JSON.parse(withMember("{}", 'say "hi"\n', "[1]"))).toEqual({ 'say "hi"\n': [1] });
-  });
 });
 
 describe("a JSON array written item by item, as a member of an object", () => {
