@@ -27,7 +27,13 @@ const NDJSON_EXTENSIONS = new Set([".ndjson", ".jsonl"]);
 
 export const formatOf = (file: string): DocumentFormat => (NDJSON_EXTENSIONS.has(extname(file).toLowerCase()) ? "ndjson" : "json");
 
-function fileReport(file: string, bytes: Buffer, validator: Validator): FileReport {
+/** What a report keeps beside its items: the file's bytes (--check-links reads the hrefs from them), its text (only the text format's code frames show it). */
+export interface Keep {
+  bytes: boolean;
+  source: boolean;
+}
+
+function fileReport(file: string, bytes: Buffer, validator: Validator, keepSource: boolean): FileReport {
   const items: ItemResult[] = validator.validateDocumentText(bytes, { format: formatOf(file) });
   let hasIssues = false;
   for (const item of items) {
@@ -35,7 +41,7 @@ function fileReport(file: string, bytes: Buffer, validator: Validator): FileRepo
     item.warnings.sort(byPosition);
     hasIssues ||= item.errors.length > 0 || item.warnings.length > 0;
   }
-  return hasIssues ? { file, items, source: bytes.toString("utf8") } : { file, items };
+  return hasIssues && keepSource ? { file, items, source: bytes.toString("utf8") } : { file, items };
 }
 
 /** The library's hint for JSON text that holds one document per line, said in the command line's terms. */
@@ -56,16 +62,16 @@ function withYamlNote(report: FileReport): FileReport {
 }
 
 /** The report of one input, shown as `file`: its items, or why it could not be read. */
-export function inputReport(file: string, read: ReadResult, validator: Validator, fromStdin = false): FileReport {
-  return withYamlNote(withNdjsonHint("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator), fromStdin));
+export function inputReport(file: string, read: ReadResult, validator: Validator, keepSource: boolean, fromStdin = false): FileReport {
+  return withYamlNote(withNdjsonHint("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator, keepSource), fromStdin));
 }
 
-/** A found file's report, with its bytes when `keepBytes`; skipped when a walk found JSON that is not STAC. */
-export function validatedFile({ shown, ignorePath }: FoundFile, read: ReadResult, validator: Validator, keepBytes: boolean): ValidatedFile {
-  let report = inputReport(shown, read, validator);
+/** A found file's report, with what `keep` asks for; skipped when a walk found JSON that is not STAC. */
+export function validatedFile({ shown, ignorePath }: FoundFile, read: ReadResult, validator: Validator, keep: Keep): ValidatedFile {
+  let report = inputReport(shown, read, validator, keep.source);
   if (ignorePath !== undefined && "bytes" in read) {
     if (isOtherJson(report, read.bytes)) return { report, skipped: true };
     report = withIgnoreHint(report, ignorePath);
   }
-  return keepBytes && "bytes" in read ? { report, bytes: read.bytes } : { report };
+  return keep.bytes && "bytes" in read ? { report, bytes: read.bytes } : { report };
 }

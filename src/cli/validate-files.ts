@@ -39,7 +39,7 @@ export async function validateFiles(files: readonly FoundFile[], run: FilesRun):
   for (const file of files) {
     const read = readItemFile(file.path);
     if (run.beforeFile !== undefined && "bytes" in read) await run.beforeFile(read.bytes, formatOf(file.shown));
-    validated.push(validatedFile(file, read, run.validator, run.keepBytes));
+    validated.push(validatedFile(file, read, run.validator, run.keep));
     run.tick(validated.length);
   }
   return validated;

@@ -9,14 +9,14 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import { validatorWith, type Validator } from "../validator/engine/validator.js";
 import type { EngineSettings } from "../validator/item/settings.js";
-import { validatedFile, type ValidatedFile } from "./file-report.js";
+import { validatedFile, type Keep, type ValidatedFile } from "./file-report.js";
 import type { FoundFile } from "./files.js";
 import { readItemFile } from "./read.js";
 
 export interface ThreadRun {
   validator: Validator;
-  /** Keep each file's bytes in its ValidatedFile. */
-  keepBytes: boolean;
+  /** What each file's ValidatedFile keeps beside its report. */
+  keep: Keep;
   /** Told how many files are done, as they are. */
   tick: (done: number) => void;
 }
@@ -25,7 +25,7 @@ export interface ThreadRun {
 export interface WorkerStart {
   settings: EngineSettings;
   files: readonly FoundFile[];
-  keepBytes: boolean;
+  keep: Keep;
 }
 
 /** A chunk of the list: files start to end (exclusive). */
@@ -66,7 +66,7 @@ export function validateOnThreads(files: readonly FoundFile[], threads: number, 
     done += validated.length;
     run.tick(done);
   };
-  const start: WorkerStart = { settings: run.validator.settings, files, keepBytes: run.keepBytes };
+  const start: WorkerStart = { settings: run.validator.settings, files, keep: run.keep };
   const chunks = Math.ceil(files.length / CHUNK_FILES);
   // A worker writes nothing of the run's; what Node writes of one that cannot start is not shown,
   // since its files are validated all the same (below).
@@ -93,7 +93,7 @@ export function validateOnThreads(files: readonly FoundFile[], threads: number, 
       stopAll();
       resolve(results);
     };
-    const validate = (file: FoundFile) => validatedFile(file, readItemFile(file.path), run.validator, run.keepBytes);
+    const validate = (file: FoundFile) => validatedFile(file, readItemFile(file.path), run.validator, run.keep);
     let working = false;
     // This thread's share: chunk after chunk, the workers' messages read between them.
     const work = async () => {
@@ -152,10 +152,10 @@ function asBuffers(file: ValidatedFile): ValidatedFile {
  */
 export async function workOnChunks(): Promise<void> {
   const port = parentPort!;
-  const { settings, files, keepBytes } = workerData as WorkerStart;
+  const { settings, files, keep } = workerData as WorkerStart;
   const stac = settings.stac ? (await import("../validator/stac/index.js")).stacIssues : undefined;
   const validator = validatorWith(settings, stac);
-  const validate = (file: FoundFile) => validatedFile(file, readItemFile(file.path), validator, keepBytes);
+  const validate = (file: FoundFile) => validatedFile(file, readItemFile(file.path), validator, keep);
   const send = (message: WorkerMessage) => port.postMessage(message);
   port.on("message", (chunk: Chunk) => {
     try {

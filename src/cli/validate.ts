@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
 import { validatorOf, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
-import { formatNames, loadFormatter } from "../validator/report/index.js";
+import { formatNames, loadFormatter, showsSource } from "../validator/report/index.js";
 import type { FileReport, RuleSetCounts, RunReport, RunSummary } from "../validator/report/types.js";
 import { defaultSchemaCache } from "../validator/stac/cache.js";
 import { loadConfig } from "./config.js";
@@ -108,9 +108,9 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
     const read = await readStandardInput(io.stdin);
     const bytes = "bytes" in read ? read.bytes : undefined;
     if (fetchSchemas !== undefined && bytes !== undefined) await fetchSchemas(bytes, formatOf(file));
-    keep(inputReport(file, read, validator, true), bytes, file);
+    keep(inputReport(file, read, validator, showsSource(formatName), true), bytes, file);
   }
-  const validated = await validateFiles(found.files, { validator, jobs: flags.jobs, keepBytes: links !== undefined, beforeFile: fetchSchemas, tick: progress(io, found.files.length) });
+  const validated = await validateFiles(found.files, { validator, jobs: flags.jobs, keep: { bytes: links !== undefined, source: showsSource(formatName) }, beforeFile: fetchSchemas, tick: progress(io, found.files.length) });
   for (const [index, { report, bytes, skipped: other }] of validated.entries()) {
     if (other) skipped.push(found.files[index]!.shown);
     else keep(report, bytes, found.files[index]!.shown);

@@ -20,6 +20,11 @@ export function isFormatName(name: string): name is FormatName {
   return Object.hasOwn(loaders, name);
 }
 
+/** Whether a format shows the files' text (the text format's code frames): the others never read a report's source, so a run need not keep it. */
+export function showsSource(name: string): boolean {
+  return name === "text";
+}
+
 /** The formatter of a format name, or undefined for a name that is not one (a user's typo). */
 export async function loadFormatter(name: string): Promise<Formatter | undefined> {
   return isFormatName(name) ? loaders[name]() : undefined;
