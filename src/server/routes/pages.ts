@@ -96,15 +96,18 @@ function readAssets(folder: string): Map<string, Asset> {
   return new Map(readdirSync(folder).map((name) => [name, asset(join(folder, name))]));
 }
 
-/** The library's scripts below `folder` (the LIBRARY entries there), by their path from it; none where it has no such files. */
-function readLibrary(folder: string): Map<string, Asset> {
+/**
+ * The library's scripts below `folder` (the LIBRARY entries there), by their path from it to their
+ * file; none where it has no such files. Only listed: their 6 MB are read when first asked for.
+ */
+function listLibrary(folder: string): Map<string, string> {
   const scripts = LIBRARY.flatMap((entry) => {
     const path = join(folder, entry);
     if (!existsSync(path)) return [];
     if (!statSync(path).isDirectory()) return [entry];
     return readdirSync(path, { recursive: true, encoding: "utf8" }).map((file) => `${entry}/${file.split(sep).join("/")}`);
   });
-  return new Map(scripts.filter((file) => file.endsWith(".js")).map((file) => [file, asset(join(folder, file))]));
+  return new Map(scripts.filter((file) => file.endsWith(".js")).map((file) => [file, join(folder, file)]));
 }
 
 /** Whether an Accept-Encoding header takes gzip (with a quality above 0). */
@@ -133,15 +136,25 @@ function serveAssets(app: FastifyInstance, assets: Map<string, Asset>): void {
 }
 
 /** GET /<path> of each library script, asked again each time with its ETag (a hash of its bytes): 304 while unchanged. */
-function serveLibrary(app: FastifyInstance, library: Map<string, Asset>): void {
-  const etags = new Map([...library].map(([path, { bytes }]) => [path, `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`]));
+function serveLibrary(app: FastifyInstance, files: Map<string, string>): void {
+  const read = new Map<string, { asset: Asset; etag: string }>();
+  const script = (path: string) => {
+    const file = files.get(path);
+    if (file === undefined) return undefined;
+    let known = read.get(path);
+    if (known === undefined) {
+      const found = asset(file);
+      known = { asset: found, etag: `"${createHash("sha256").update(found.bytes).digest("base64url").slice(0, 22)}"` };
+      read.set(path, known);
+    }
+    return known;
+  };
   for (const entry of LIBRARY) {
     app.get<{ Params: { "*"?: string } }>(extname(entry) === "" ? `/${entry}/*` : `/${entry}`, { schema: { hide: true } }, (request, reply) => {
-      const path = request.params["*"] === undefined ? entry : `${entry}/${request.params["*"]}`;
-      const etag = etags.get(path);
-      if (etag !== undefined) reply.header("etag", etag);
-      if (etag !== undefined && request.headers["if-none-match"] === etag) return reply.code(304).header("cache-control", LIBRARY_CACHE).send();
-      return sendAsset(request, reply, library.get(path), LIBRARY_CACHE);
+      const found = script(request.params["*"] === undefined ? entry : `${entry}/${request.params["*"]}`);
+      if (found !== undefined) reply.header("etag", found.etag);
+      if (found !== undefined && request.headers["if-none-match"] === found.etag) return reply.code(304).header("cache-control", LIBRARY_CACHE).send();
+      return sendAsset(request, reply, found?.asset, LIBRARY_CACHE);
     });
   }
 }
@@ -162,7 +175,7 @@ export const pageRoutes: FastifyPluginAsync<PagesContext> = async (app, context)
     );
   } else {
     serveAssets(app, readAssets(join(root, "assets")));
-    serveLibrary(app, readLibrary(join(root, "..")));
+    serveLibrary(app, listLibrary(join(root, "..")));
   }
 
   const settings: PageSettings = {
