@@ -109,10 +109,19 @@ export async function watchedPage(viewport = { width: 1280, height: 800 }): Prom
   return { page, context, requests, errors };
 }
 
-/** Saves what the page shows as docs/screenshots/<name>.jpg, which README shows; a page with a map once it is still. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Where screenshots go: .scratch/screenshots (ignored by git), so that a test run leaves the
+ * checkout as it was; `npm run screenshots` points it at docs/screenshots, which README shows.
+ */
+const SCREENSHOTS = resolve(__dirname, "../..", process.env.BASEMODEL_SCREENSHOTS ?? ".scratch/screenshots");
+
+/**
+ * Saves what the page shows as <name>.jpg, a page with a map once it is still; `setup` names a
+ * folder of their own for the shots of a server other than README's.
+ */
+export async function screenshot(page: Page, name: string, setup = ""): Promise<void> {
   await page.locator("[aria-busy=true]").first().waitFor({ state: "detached", timeout: 120_000 });
-  const path = resolve(__dirname, "../../docs/screenshots", `${name}.jpg`);
+  const path = resolve(SCREENSHOTS, setup, `${name}.jpg`);
   mkdirSync(dirname(path), { recursive: true });
   // JPEG: a map's screenshot is a fifth of its PNG, and as readable.
   await page.screenshot({ path, type: "jpeg", quality: 80 });

@@ -80,10 +80,11 @@ async function scaledOut(template: string, redis: string): Promise<HomeServer> {
  * The servers the page's journeys run against, for describe.each: the embedded one, and the
  * scaled-out one where scripts/test-services runs (else one line says what to set).
  */
-export function homeServers(): Array<[name: string, start: () => Promise<HomeServer>]> {
+export function homeServers(): Array<[name: string, start: () => Promise<HomeServer>, screenshots: string]> {
   const template = postgresTemplateUrl();
   const redis = template === undefined ? undefined : redisUrl();
-  const servers: Array<[string, () => Promise<HomeServer>]> = [["SQLite, embedded queue", embedded]];
-  if (template !== undefined && redis !== undefined) servers.push(["PostGIS, Redis and a worker", () => scaledOut(template, redis)]);
+  // README shows the embedded server's screenshots; the other's go to a folder of their own.
+  const servers: Array<[string, () => Promise<HomeServer>, string]> = [["SQLite, embedded queue", embedded, ""]];
+  if (template !== undefined && redis !== undefined) servers.push(["PostGIS, Redis and a worker", () => scaledOut(template, redis), "postgis-redis"]);
   return servers;
 }

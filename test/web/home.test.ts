@@ -54,7 +54,7 @@ async function uploadArea(page: Page, geometry: PolygonalGeometry, name = "area.
   await page.getByRole("tabpanel", { name: "Area" }).getByText(shownKm2(geometry), { exact: true }).waitFor(PATIENCE);
 }
 
-describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a real browser (%s)", { timeout: 300_000 }, (_name, start) => {
+describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a real browser (%s)", { timeout: 300_000 }, (_name, start, screenshots) => {
   let server: HomeServer;
   beforeAll(async () => {
     server = await start();
@@ -98,7 +98,7 @@ describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a
     await link.waitFor(PATIENCE);
     const href = (await link.getAttribute("href"))!;
     expect(inTiles.has(href.replace("https://www.openstreetmap.org/", ""))).toBe(true);
-    await screenshot(page, "building");
+    await screenshot(page, "building", screenshots);
     expect(errors).toEqual([]);
   });
 
@@ -127,7 +127,7 @@ describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a
       expect(shown, name).toBe(count === 0 ? "no features of this kind here" : count.toLocaleString("en-US"));
     }
     expect(answer.body.buildings).toBeGreaterThan(0);
-    await screenshot(page, "home");
+    await screenshot(page, "home", screenshots);
     expect(errors).toEqual([]);
   });
 
@@ -147,7 +147,7 @@ describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a
     expect((await sent).postData()).toBe(shown);
     const download = panel.getByRole("link", { name: "Download" });
     await download.waitFor(PATIENCE);
-    await screenshot(page, "export");
+    await screenshot(page, "export", screenshots);
     const url = await download.getAttribute("href");
     const response = await fetch(url!);
     expect(response.status).toBe(200);
@@ -183,7 +183,7 @@ describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a
     await page.getByRole("tab", { name: "History" }).click();
     const entries = page.getByRole("list", { name: "Exports, newest first" }).locator(":scope > li");
     await expect.poll(() => entries.filter({ hasText: "History_test" }).count(), PATIENCE).toBe(2);
-    await screenshot(page, "history");
+    await screenshot(page, "history", screenshots);
     expect(errors).toEqual([]);
   });
 
@@ -207,7 +207,7 @@ describe.runIf(hasChromium()).each(homeServers())("the home page's journeys in a
     await popup.getByRole("link", { name: `way ${UNSQUARED} on openstreetmap.org` }).waitFor(PATIENCE);
     expect(await popup.textContent()).toContain("Bad geometry");
     expect(await popup.textContent()).toContain("not square");
-    await screenshot(page, "data-quality");
+    await screenshot(page, "data-quality", screenshots);
     // A hashtag no changeset has: nothing.
     await page.getByRole("textbox", { name: "Hashtag" }).fill("no-such-project");
     await page.getByRole("button", { name: "Show findings" }).click();
