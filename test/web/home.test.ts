@@ -269,6 +269,30 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
     await page.getByRole("alert").getByText("broken.json is not JSON").waitFor(PATIENCE);
   });
 
+  it("the map's view, moved by keyboard alone, is the area", async () => {
+    const { page, errors } = await openHome(server, undefined, "#15/43.7347/7.4251");
+    await page.getByRole("region", { name: "Map" }).focus();
+    await page.keyboard.press("ArrowLeft");
+    // The view in the address follows the map once it has moved.
+    await expect.poll(() => Number(new URL(page.url()).hash.split("/")[2]), PATIENCE).toBeLessThan(7.4251);
+    await page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
+    await page.getByRole("button", { name: "Use map view" }).focus();
+    await page.keyboard.press("Enter");
+    const panel = page.getByRole("tabpanel", { name: "Area" });
+    await panel.getByText("· the map's view").waitFor(PATIENCE);
+    const km2 = await panel.locator(".km2").textContent();
+    await page.getByRole("tab", { name: "Export" }).click();
+    const body = JSON.parse((await page.getByRole("tabpanel", { name: "Export" }).getByLabel("Request body").textContent())!) as { geometry: PolygonalGeometry };
+    const [ring] = body.geometry.coordinates as Array<Array<[number, number]>>;
+    const [west, south] = ring![0]!;
+    const [east, north] = ring![2]!;
+    // A box around the centre the address named, moved west by the arrow key; its km² as the panel wrote it.
+    expect(west < 7.4251 && east > 7.4251 && south < 43.7347 && north > 43.7347, JSON.stringify(ring)).toBe(true);
+    expect((west + east) / 2).toBeLessThan(7.4251);
+    expect(km2).toBe(shownKm2(body.geometry));
+    expect(errors).toEqual([]);
+  });
+
   it("a country picked by name is the area", async () => {
     const { page } = await openHome(server);
     const countries = (await server.get("/latest/countries/?q=mona")).body.features as Array<{ properties: { name: string } }>;
@@ -361,7 +385,7 @@ describe.runIf(hasChromium())("the home page in a real browser", { timeout: 300_
       await page.keyboard.press("Tab");
       reached.add(await page.evaluate<string>("document.activeElement.getAttribute('aria-label') || document.activeElement.labels?.[0]?.textContent || document.activeElement.textContent"));
     }
-    for (const name of ["API docs", "Area", "Draw polygon", "Draw rectangle", "Upload area", "Clear area", "Country"]) {
+    for (const name of ["API docs", "Area", "Draw polygon", "Draw rectangle", "Upload area", "Use map view", "Clear area", "Country"]) {
       expect([...reached].some((text) => text?.trim().startsWith(name)), `${name} in ${[...reached].join(" | ")}`).toBe(true);
     }
     // The arrow keys move between the panels' tabs.

@@ -1,7 +1,7 @@
 /**
- * The Area panel: draw a polygon or a rectangle, upload or paste GeoJSON, or pick a country. As
- * the area is drawn it shows its km² against the server's limits, and once chosen how many
- * features of each kind it holds, or that it holds none of a kind.
+ * The Area panel: draw a polygon or a rectangle, take the map's view, upload or paste GeoJSON, or
+ * pick a country. As the area is drawn it shows its km² against the server's limits, and once
+ * chosen how many features of each kind it holds, or that it holds none of a kind.
  */
 import type { Map as MapLibreMap } from "maplibre-gl";
 import type { PageSettings } from "basemodel/api";
@@ -19,7 +19,7 @@ import { areaDrawing, type DrawMode } from "./draw.js";
 import { exportLimit, plainLimit } from "./limits.js";
 import { areaFromGeoJson, NotAnArea } from "./read-geojson.js";
 
-const NO_AREA = "No area yet: draw one, upload or paste GeoJSON, or pick a country.";
+const NO_AREA = "No area yet: draw one, use the map's view, upload or paste GeoJSON, or pick a country.";
 
 const DRAW_HINTS: Record<DrawMode, string> = {
   polygon: "Click the map to add corners; click the first corner or press Enter to close the polygon; Escape gives up.",
@@ -112,6 +112,16 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   const pasted = el("textarea", { rows: 5, spellcheck: "false", placeholder: '{"type": "Polygon", "coordinates": [[[7.41, 43.72], …]]}' });
   const usePasted = button("Use pasted area", () => chooseGeoJson(pasted.value, "pasted GeoJSON"));
 
+  // The area a keyboard can choose too: move the map with the arrow keys and +/-, then take its view.
+  const useView = button("Use map view", () => {
+    drawing.stop();
+    pressed(undefined);
+    const bounds = map.getBounds();
+    const [west, south, east, north] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+    const geometry: PolygonalGeometry = { type: "Polygon", coordinates: [[[west, south], [east, south], [east, north], [west, north], [west, south]]] };
+    choose({ geometry, request: geometry, origin: "the map's view" });
+  });
+
   const clear = button("Clear area", () => {
     drawing.stop();
     pressed(undefined);
@@ -132,7 +142,7 @@ export function areaPanel(panel: HTMLElement, { map, area, settings }: AreaPanel
   replaceChildren(
     panel,
     el("p", { class: "intro" }, "The area of an export and of the data quality findings."),
-    el("div", { class: "button-row" }, ...drawButtons.values(), el("label", { class: "button" }, "Upload area", upload), clear),
+    el("div", { class: "button-row" }, ...drawButtons.values(), el("label", { class: "button" }, "Upload area", upload), useView, clear),
     hint,
     el("details", {}, el("summary", {}, "Paste GeoJSON"), labelled("GeoJSON of the area", pasted), usePasted),
     countrySearch((country) => choose(country)),
