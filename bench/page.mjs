@@ -40,7 +40,10 @@ async function timed(browser, url, ready) {
   return ms;
 }
 
-const homeIdle = (page) => page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
+// Both pages are watched alike, at every animation frame (waitForFunction's polling). Not
+// locator.waitFor(), which looks again after 20, 50, 100, 100 and then every 500 ms: a map idle
+// just after a look was seen up to half a second late.
+const homeIdle = (page) => page.waitForFunction(() => globalThis.document.querySelector("#map[aria-busy=false]") !== null, undefined, PATIENCE);
 // Swagger UI has rendered the document: an operation per route.
 const docsRendered = (page) => page.waitForFunction(() => globalThis.document.querySelectorAll(".opblock-summary-path").length > 40, undefined, PATIENCE);
 
