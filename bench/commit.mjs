@@ -6,10 +6,10 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 
-/** `ref` as a short commit hash, and a label for this checkout (its commit, "+ changes" when src/ differs from it). */
-export function commitLabels(ref) {
+/** `ref` as a short commit hash, and a label for this checkout (its commit, "+ changes" when one of `paths` differs from it). */
+export function commitLabels(ref, paths = ["src", "scripts"]) {
   const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
-  const changed = git("status", "--porcelain", "--", "src", "scripts") !== "";
+  const changed = git("status", "--porcelain", "--", ...paths) !== "";
   return { commit: git("rev-parse", "--short", ref), current: `this checkout (${git("rev-parse", "--short", "HEAD")}${changed ? " + changes" : ""})` };
 }
 

@@ -5,13 +5,15 @@
 //   - the tiles the page asks for while it is moved over all of Monaco at z12 to z16 (the view
 //     set through the address, #zoom/lat/lon, a screen at a time): the largest, beside the median.
 // Targets (issue 27): the page idle in no more than /docs' time; no tile over 200 KB.
-// Options: --rounds 6.
+// Options: --rounds 6; --against <commit>: the home page of <commit> too (its server built in a
+// temporary folder with this checkout's node_modules, on the same store file), in the same rounds.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { buildCommit, commitLabels } from "./commit.mjs";
 import { availability, startServe } from "./server.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -40,7 +42,10 @@ async function timed(browser, url, ready) {
   return ms;
 }
 
-const homeIdle = (page) => page.locator("#map[aria-busy=false]").waitFor(PATIENCE);
+// Both pages are watched alike, at every animation frame (waitForFunction's polling). Not
+// locator.waitFor(), which looks again after 20, 50, 100, 100 and then every 500 ms: a map idle
+// just after a look was seen up to half a second late.
+const homeIdle = (page) => page.waitForFunction(() => globalThis.document.querySelector("#map[aria-busy=false]") !== null, undefined, PATIENCE);
 // Swagger UI has rendered the document: an operation per route.
 const docsRendered = (page) => page.waitForFunction(() => globalThis.document.querySelectorAll(".opblock-summary-path").length > 40, undefined, PATIENCE);
 
@@ -106,28 +111,33 @@ async function buildingBounds(url) {
 }
 
 export async function run(argv = []) {
-  const { values } = parseArgs({ args: argv, options: { rounds: { type: "string", default: "6" } } });
+  const { values } = parseArgs({ args: argv, options: { rounds: { type: "string", default: "6" }, against: { type: "string" } } });
   const rounds = Number(values.rounds);
   const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-page-"));
   const db = join(dir, "monaco.db");
   execFileSync(process.execPath, [join(root, "bin/basemodel.js"), "import", MONACO, "--db", db], { stdio: "ignore" });
-  const server = await startServe(db);
+  const labels = values.against === undefined ? undefined : commitLabels(values.against, ["src", "scripts", "web"]);
+  const againstBin = labels === undefined ? undefined : buildCommit(labels.commit, dir);
+  const servers = [{ server: await startServe(db), of: "" }];
+  if (againstBin !== undefined) servers.push({ server: await startServe(db, 1, join(dir, "exports-against"), againstBin), of: ` of ${labels.commit}` });
+  const [{ server }] = servers;
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
   const lines = [];
   try {
     const machine = availability(3000);
     lines.push(`Machine: a busy loop got ${(machine.share * 100).toFixed(0)} % of a core (longest stall ${machine.longest.toFixed(0)} ms).`, "");
-    // A first load of each, not counted: the server reads its files and compiles its routes once.
-    await timed(browser, `${server.url}/`, homeIdle);
+    if (labels !== undefined) lines.push(`"Home page" is ${labels.current}'s; "home page of ${labels.commit}" is that commit's, served beside it from the same store.`, "");
+    // A first load of each, not counted: a server reads its files and compiles its routes once.
+    for (const { server: each } of servers) await timed(browser, `${each.url}/`, homeIdle);
     await timed(browser, `${server.url}/docs`, docsRendered);
     // The page as it opens (at the TileJSON's center), and opened at a view of Monaco's centre at
     // z15, where it draws the most (a link to a view, #zoom/lat/lon, opens there).
-    const pages = [
-      ["home page", `${server.url}/`],
-      ["home page at #15/43.7347/7.4251", `${server.url}/#15/43.7347/7.4251`],
-    ];
-    const times = { docs: [], "home page": [], "home page at #15/43.7347/7.4251": [] };
-    lines.push(`| Round | ${pages.map(([name]) => `${name[0].toUpperCase()}${name.slice(1)} to an idle map`).join(" | ")} | /docs rendered | Ratios |`, "|---|---|---|---|---|");
+    const pages = servers.flatMap(({ server: each, of }) => [
+      [`home page${of}`, `${each.url}/`],
+      [`home page${of} at #15/43.7347/7.4251`, `${each.url}/#15/43.7347/7.4251`],
+    ]);
+    const times = Object.fromEntries([["docs", []], ...pages.map(([name]) => [name, []])]);
+    lines.push(`| Round | ${pages.map(([name]) => `${name[0].toUpperCase()}${name.slice(1)} to an idle map`).join(" | ")} | /docs rendered | Ratios |`, `|${"---|".repeat(pages.length + 3)}`);
     for (let round = 0; round < rounds; round++) {
       // Which goes first turns round by round.
       const order = [...pages.map(([name, url]) => [name, url, homeIdle]), ["docs", `${server.url}/docs`, docsRendered]];
@@ -160,7 +170,7 @@ export async function run(argv = []) {
     }
   } finally {
     await browser.close();
-    await server.stop();
+    for (const { server: each } of servers) await each.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   return lines.join("\n");
