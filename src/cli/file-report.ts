@@ -7,7 +7,7 @@ import { extname } from "node:path";
 import type { ItemResult } from "../validator/item/result.js";
 import { NDJSON_HINT } from "../validator/item/syntax.js";
 import type { DocumentFormat } from "../validator/engine/text.js";
-import type { Validator } from "../validator/engine/validator.js";
+import type { DocumentValidator } from "../validator/engine/validator.js";
 import type { FileReport } from "../validator/report/types.js";
 import { byPosition } from "../diagnostics/issue.js";
 import type { FoundFile } from "./files.js";
@@ -33,8 +33,16 @@ export interface Keep {
   source: boolean;
 }
 
-function fileReport(file: string, bytes: Buffer, validator: Validator, keepSource: boolean): FileReport {
-  const items: ItemResult[] = validator.validateDocumentText(bytes, { format: formatOf(file) });
+/** How a file's report is made: where it came from, and who is given each JSON value its text holds. */
+export interface ReportOptions {
+  fromStdin?: boolean;
+  seen?: (value: unknown) => void;
+}
+
+const dropValue = () => {};
+
+function fileReport(file: string, bytes: Buffer, validator: DocumentValidator, keepSource: boolean, seen: (value: unknown) => void): FileReport {
+  const items: ItemResult[] = validator.validateDocumentSeen(bytes, formatOf(file), seen);
   let hasIssues = false;
   for (const item of items) {
     item.errors.sort(byPosition);
@@ -62,15 +70,17 @@ function withYamlNote(report: FileReport): FileReport {
 }
 
 /** The report of one input, shown as `file`: its items, or why it could not be read. */
-export function inputReport(file: string, read: ReadResult, validator: Validator, keepSource: boolean, fromStdin = false): FileReport {
-  return withYamlNote(withNdjsonHint("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator, keepSource), fromStdin));
+export function inputReport(file: string, read: ReadResult, validator: DocumentValidator, keepSource: boolean, { fromStdin = false, seen = dropValue }: ReportOptions = {}): FileReport {
+  return withYamlNote(withNdjsonHint("error" in read ? { file, items: [], readError: read.error } : fileReport(file, read.bytes, validator, keepSource, seen), fromStdin));
 }
 
 /** A found file's report, with what `keep` asks for; skipped when a walk found JSON that is not STAC. */
-export function validatedFile({ shown, ignorePath }: FoundFile, read: ReadResult, validator: Validator, keep: Keep): ValidatedFile {
-  let report = inputReport(shown, read, validator, keep.source);
+export function validatedFile({ shown, ignorePath }: FoundFile, read: ReadResult, validator: DocumentValidator, keep: Keep): ValidatedFile {
+  // A found file's values tell whether it is STAC at all, without a second parse.
+  const values: unknown[] = [];
+  let report = inputReport(shown, read, validator, keep.source, ignorePath === undefined ? {} : { seen: (value) => values.push(value) });
   if (ignorePath !== undefined && "bytes" in read) {
-    if (isOtherJson(report, read.bytes)) return { report, skipped: true };
+    if (isOtherJson(report, values)) return { report, skipped: true };
     report = withIgnoreHint(report, ignorePath);
   }
   return keep.bytes && "bytes" in read ? { report, bytes: read.bytes } : { report };

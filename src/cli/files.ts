@@ -2,8 +2,11 @@ import fs, { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type FastGlob from "fast-glob";
 
-/** Folders never worth walking. */
-export const DEFAULT_IGNORE = ["**/node_modules/**", "**/.git/**"];
+/** Folders never worth walking, by name. */
+const NEVER_WALKED = new Set(["node_modules", ".git"]);
+
+/** The same folders as ignore patterns, anywhere under a folder walked or a glob. */
+export const DEFAULT_IGNORE = [...NEVER_WALKED].map((name) => `**/${name}/**`);
 
 export interface FoundFile {
   /** Absolute: the file to read. */
@@ -57,8 +60,13 @@ async function loadFastGlob(): Promise<typeof FastGlob> {
   return fastGlob;
 }
 
-// picomatch, too, is loaded only by a run that walks a folder.
+/** What DEFAULT_IGNORE matches, as picomatch matches it: a path with one of those folders' names as a part. */
+const inNeverWalked = (path: string) => path.split("/").some((part) => NEVER_WALKED.has(part));
+
+// picomatch, too, is loaded only by a run that walks a folder, and only when the user gave
+// patterns: loading it and matching every path cost more than reading a file in ten.
 async function ignoreMatcher(ignore: readonly string[]): Promise<(path: string) => boolean> {
+  if (ignore.length === 0) return inNeverWalked;
   const { default: picomatch } = await import("picomatch");
   return picomatch([...DEFAULT_IGNORE, ...ignore], { dot: true });
 }

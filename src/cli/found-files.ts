@@ -18,19 +18,14 @@ export function ignoreHint(ignorePath: string): string {
 /**
  * Whether a found file is JSON that is not STAC at all: not an object whose type is "Feature" or
  * "FeatureCollection", nor one with a stac_version. Text that is not JSON (a syntax or encoding
- * error) may be a broken item, and is reported. Only a file whose one item is invalid is parsed
- * again: a valid item is STAC.
+ * error) may be a broken item, and is reported. `values` are the JSON values the validator parsed
+ * from the file's text: a file of one invalid item holds one (its document, or its one NDJSON line).
  */
-export function isOtherJson(report: FileReport, bytes: Buffer): boolean {
+export function isOtherJson(report: FileReport, values: readonly unknown[]): boolean {
   const [item, ...more] = report.items;
   if (item === undefined || more.length > 0 || item.valid) return false;
   if (item.errors.some((issue) => issue.rule === "json-syntax" || issue.rule === "encoding")) return false;
-  try {
-    // The validator read it as UTF-8, a byte-order mark allowed.
-    return !isStacDocument(JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")));
-  } catch {
-    return false;
-  }
+  return values.length === 1 && !isStacDocument(values[0]);
 }
 
 /** The issues that say a found file may be no item at all: it is something else, or not JSON. */

@@ -7,14 +7,14 @@
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parentPort, Worker, workerData } from "node:worker_threads";
-import { validatorWith, type Validator } from "../validator/engine/validator.js";
+import { validatorWith, type DocumentValidator } from "../validator/engine/validator.js";
 import type { EngineSettings } from "../validator/item/settings.js";
 import { validatedFile, type Keep, type ValidatedFile } from "./file-report.js";
 import type { FoundFile } from "./files.js";
 import { readItemFile } from "./read.js";
 
 export interface ThreadRun {
-  validator: Validator;
+  validator: DocumentValidator;
   /** What each file's ValidatedFile keeps beside its report. */
   keep: Keep;
   /** Told how many files are done, as they are. */

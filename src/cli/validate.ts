@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
-import { validatorOf, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
+import { validatorOf, type DocumentValidator, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
 import { formatNames, loadFormatter, showsSource } from "../validator/report/index.js";
 import type { FileReport, RuleSetCounts, RunReport, RunSummary } from "../validator/report/types.js";
 import { defaultSchemaCache } from "../validator/stac/cache.js";
@@ -62,7 +62,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
   checkNetworkFlags(flags, stac);
   const schemaMap = stac ? runSchemaMap(flags.schemaMap ?? [], config.schemaMap, configFile, io.cwd) : undefined;
   const schemaCache = flags.fetch || flags.offline ? defaultSchemaCache(io.env) : undefined;
-  let validator: Validator;
+  let validator: DocumentValidator;
   try {
     validator = validatorOf(
       {
@@ -108,7 +108,7 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
     const read = await readStandardInput(io.stdin);
     const bytes = "bytes" in read ? read.bytes : undefined;
     if (fetchSchemas !== undefined && bytes !== undefined) await fetchSchemas(bytes, formatOf(file));
-    keep(inputReport(file, read, validator, showsSource(formatName), true), bytes, file);
+    keep(inputReport(file, read, validator, showsSource(formatName), { fromStdin: true }), bytes, file);
   }
   const validated = await validateFiles(found.files, { validator, jobs: flags.jobs, keep: { bytes: links !== undefined, source: showsSource(formatName) }, beforeFile: fetchSchemas, tick: progress(io, found.files.length) });
   for (const [index, { report, bytes, skipped: other }] of validated.entries()) {

@@ -40,10 +40,12 @@ describe("basemodel validate: inputs and exit codes", () => {
     write("tree/b/c/bad.json", broken);
     write("tree/notes.txt", "not json");
     write("tree/node_modules/pkg/bad.json", "{");
+    write("tree/b/node_modules/bad.json", "{");
     write("tree/.git/bad.json", "{");
+    write("tree/node_modules_notes/ok.json", valid);
     const run = await basemodel(["validate", "tree", "--format", "json"], { cwd: dir });
     const report = JSON.parse(run.stdout);
-    expect(report.files.map((file: { file: string }) => file.file)).toEqual(["tree/a/ok.json", "tree/b/c/bad.json"]);
+    expect(report.files.map((file: { file: string }) => file.file)).toEqual(["tree/a/ok.json", "tree/b/c/bad.json", "tree/node_modules_notes/ok.json"]);
     expect(run.code).toBe(1);
   });
 
@@ -52,6 +54,7 @@ describe("basemodel validate: inputs and exit codes", () => {
     write("walk/items/drafts/bad.json", broken);
     write("walk/items/deep/drafts/bad.json", broken);
     write("walk/items/x2.json", broken);
+    write("walk/items/keep/node_modules/bad.json", broken);
     write("walk/basemodel.config.json", JSON.stringify({ ignore: ["**/drafts/**"] }));
     const run = await basemodel(["validate", "items", "--ignore", "x2.json", "--format", "json"], { cwd: join(dir, "walk") });
     expect(JSON.parse(run.stdout).files.map((file: { file: string }) => file.file)).toEqual(["items/keep/ok.json"]);

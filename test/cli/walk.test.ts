@@ -85,6 +85,19 @@ describe("a repository walk: JSON that is not STAC at all is skipped and counted
     const run = await basemodel(["validate", "."], { cwd: dir });
     expect(run).toEqual({ code: 2, stdout: "", stderr: "basemodel: nothing was validated: 2 other JSON files skipped, none of them STAC\n" });
   });
+
+  it("is told from the value the validator parsed: a byte-order mark, a one-line NDJSON file and a lone feature's collection alike", async () => {
+    const dir = scratchDir();
+    writeIn(dir, "settings.json", `\uFEFF${JSON.stringify({ name: "x" })}`);
+    writeIn(dir, "one.ndjson", `\n${JSON.stringify({ name: "x" })}\n\n`);
+    // Two lines are two items: reported, never skipped.
+    writeIn(dir, "two.ndjson", `${JSON.stringify({ name: "x" })}\n${JSON.stringify({ name: "y" })}\n`);
+    writeIn(dir, "buildings.json", JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: null }] }));
+    const run = await basemodel(["validate", "*.json", "*.ndjson", "--format", "json"], { cwd: dir });
+    const report = JSON.parse(run.stdout);
+    expect(files(run.stdout)).toEqual(["buildings.json", "two.ndjson"]);
+    expect(report.skipped.sort()).toEqual(["one.ndjson", "settings.json"]);
+  });
 });
 
 describe("a repository walk: what it reports of a file that may be no item says how to leave it out", () => {

@@ -131,17 +131,22 @@ export type DocumentFormat = "json" | "ndjson";
 /**
  * Every item of a document: a lone item or a collection ("json"), or one item per non-blank
  * line ("ndjson"), each line checked on its own so that one bad line does not hide the rest.
+ * `seen` is given each JSON value parsed (the document, or each line), so that a caller who
+ * needs the value too does not parse the text again.
  */
-export function validateDocument(engine: Engine, input: string | Uint8Array, format: DocumentFormat): ItemResult[] {
+export function validateDocument(engine: Engine, input: string | Uint8Array, format: DocumentFormat, seen?: (value: unknown) => void): ItemResult[] {
   if (format === "json") {
     const read = readText(input);
-    return "issue" in read ? [failed(engine, read.issue, 0, 0)] : validateParsed(engine, read.text, read.value, 0, true);
+    if ("issue" in read) return [failed(engine, read.issue, 0, 0)];
+    seen?.(read.value);
+    return validateParsed(engine, read.text, read.value, 0, true);
   }
   const decoded = decodeText(input);
   if ("issue" in decoded) return [failed(engine, decoded.issue, 0, 0)];
   const items: ItemResult[] = [];
   for (const [line, lineIndex] of ndjsonLines(decoded.text)) {
     const parsed = parseJson(line);
+    if ("value" in parsed) seen?.(parsed.value);
     const results =
       "issue" in parsed ? [failed(engine, parsed.issue, items.length, lineIndex)] : validateParsed(engine, line, parsed.value, lineIndex, false);
     for (const result of results) items.push({ ...result, index: items.length });

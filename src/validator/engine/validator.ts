@@ -75,6 +75,12 @@ export interface Validator {
   assertBaseModelItem(value: unknown): asserts value is BaseModelItem;
 }
 
+/** The command line's validator: its files' documents are validated and their parsed values handed over, read once. */
+export interface DocumentValidator extends Validator {
+  /** validateDocumentText, giving `seen` each JSON value it parses (the document, or each NDJSON line). */
+  validateDocumentSeen(text: string | Uint8Array, format: DocumentFormat, seen: (value: unknown) => void): ItemResult[];
+}
+
 export const DEFAULT_MAX_ERRORS = 100;
 
 /** Thrown by assertBaseModelItem: the message lists the first errors; `issues` holds them all (up to maxErrors). */
@@ -152,11 +158,11 @@ export function validatorFor(options: ValidatorOptions | undefined, stac: StacCh
 }
 
 /** A validator for these options; `stac: true` needs the STAC layer. */
-export function validatorOf(options: ValidatorOptions, stac?: StacCheck): Validator {
+export function validatorOf(options: ValidatorOptions, stac?: StacCheck): DocumentValidator {
   return validatorWith(settingsFrom(options), stac);
 }
 
-export function validatorWith(checked: EngineSettings, stac?: StacCheck): Validator {
+export function validatorWith(checked: EngineSettings, stac?: StacCheck): DocumentValidator {
   const settings = Object.freeze({ ...checked });
   const engine = new Engine(settings, stac);
   const judge = (value: unknown) => engine.finish(engine.check(value), engine.judged(value));
@@ -171,6 +177,7 @@ export function validatorWith(checked: EngineSettings, stac?: StacCheck): Valida
     validate: (value) => judge(value),
     validateText: (text, { file } = {}) => withFile(validateText(engine, text), file),
     validateDocumentText: (text, { format } = {}) => validateDocument(engine, text, documentFormat(format)),
+    validateDocumentSeen: (text, format, seen) => validateDocument(engine, text, format, seen),
     isBaseModelItem: (value): value is BaseModelItem => judge(value).valid,
     assertBaseModelItem(value): asserts value is BaseModelItem {
       const result = judge(value);
