@@ -26,7 +26,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { posix } from "node:path";
 import { build } from "esbuild";
-import { ajvModules, literal } from "./ajv-modules.mjs";
+import { ajvModules, literal, withoutFailureDetails } from "./ajv-modules.mjs";
 
 const require = createRequire(import.meta.url);
 const addFormats = require("ajv-formats");
@@ -133,6 +133,7 @@ export async function buildStac(root, generated) {
     ajvModules({
       roots: roots.map((entry) => ({ module: moduleName(entry), validate: verdict.getSchema(entry.url), exportName: "validate" })),
       moduleOf: (validate) => documentModule(validate.schemaEnv.baseId),
+      rewrite: (_fn, code) => withoutFailureDetails(code),
       minify: true,
       ...paths("verdict"),
     }),

@@ -19,7 +19,17 @@ function exportsDefault<T>(module: { default: unknown }): T {
 }
 
 export const equal = exportsDefault<(a: unknown, b: unknown) => boolean>(equalModule);
-export const ucs2length = exportsDefault<(text: string) => number>(ucs2lengthModule);
+const codePoints = exportsDefault<(text: string) => number>(ucs2lengthModule);
+
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
+/**
+ * A string's length in code points, as minLength and maxLength count it: Ajv's count, which reads
+ * every character, only for a string with a surrogate pair in it. Without one, each character is
+ * one code point; the search for one runs natively, and the strings checked (descriptions, hrefs)
+ * are long.
+ */
+export const ucs2length = (text: string): number => (HIGH_SURROGATE.test(text) ? codePoints(text) : text.length);
 export { fullFormats };
 
 interface Failure {

@@ -41,10 +41,9 @@ const RULES: Readonly<Record<string, RuleId>> = {
 
 function describeError(error: SchemaError, data: unknown, context: MessageContext): Issue {
   const path = error.instancePath;
-  const where = describePointer(path);
-  const value = valueAt(data, path);
   switch (error.keyword) {
     case "contains": {
+      const value = valueAt(data, path);
       const listed = Array.isArray(value) ? value.slice(0, 50).filter((entry): entry is string => typeof entry === "string") : [];
       // Only a near-identical identifier (a version or scheme typo) is worth a "replace": another
       // schema's identifier (the dataset schema, say) means the item is not a base model item at all.
@@ -53,7 +52,7 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
         near === undefined
           ? `add ${JSON.stringify(context.schemaUrl)} to stac_extensions`
           : `replace ${JSON.stringify(near)} with ${JSON.stringify(context.schemaUrl)}`;
-      return issue("schema-url", path, `${where} must include the base model schema ${JSON.stringify(context.schemaUrl)}; found ${describeValue(value)}`, {
+      return issue("schema-url", path, `${describePointer(path)} must include the base model schema ${JSON.stringify(context.schemaUrl)}; found ${describeValue(value)}`, {
         expected: context.schemaUrl,
         actual: actualOf(value),
         suggestion,
@@ -70,7 +69,7 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
   }
   const rule = RULES[error.keyword];
   if (rule === undefined) throw new Error(`no rule for schema keyword ${error.keyword} at ${error.schemaPath}`);
-  return issueFrom(rule, schemaProblem(error, value));
+  return issueFrom(rule, schemaProblem(error, valueAt(data, path)));
 }
 
 /**

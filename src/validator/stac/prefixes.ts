@@ -48,7 +48,10 @@ export function undeclaredExtensions(item: JsonObject): Issue[] {
   const used = new Map<string, string[]>();
   for (const [path, object] of places(item)) {
     for (const key of Object.keys(object)) {
-      const prefix = key.slice(0, Math.max(0, key.indexOf(":")));
+      // Most members have no prefix: the cheap test first, as every member of every item comes here.
+      const colon = key.indexOf(":");
+      if (colon <= 0) continue;
+      const prefix = key.slice(0, colon);
       if (!Object.hasOwn(EXTENSION_OF_PREFIX, prefix)) continue;
       const extension = EXTENSION_OF_PREFIX[prefix]!;
       if (!declared.has(extension)) used.set(extension, [...(used.get(extension) ?? []), joinPointer(path, key)]);

@@ -96,18 +96,26 @@ export function compiled(schema: BundledSchema): CompiledSchema {
   return check;
 }
 
+const checks = new Map<string, SchemaToCheck>();
+
 /**
- * A bundled schema to check an item against. The explaining module is loaded only when an item
- * fails the verdict module, so an item that passes loads and runs the small one alone.
+ * A bundled schema to check an item against, made once per schema (every item asks for it). The
+ * explaining module is loaded only when an item fails the verdict module, so an item that passes
+ * loads and runs the small one alone.
  */
 export function bundledCheck(schema: BundledSchema): SchemaToCheck {
-  return {
-    url: schema.url,
-    role: schema.role,
-    family: schema.family,
-    passes: (stacModule(schema, modulesOf(schema)[0]) as { validate: (data: unknown) => boolean }).validate,
-    get check() {
-      return compiled(schema);
-    },
-  };
+  let check = checks.get(schema.url);
+  if (check === undefined) {
+    check = {
+      url: schema.url,
+      role: schema.role,
+      family: schema.family,
+      passes: (stacModule(schema, modulesOf(schema)[0]) as { validate: (data: unknown) => boolean }).validate,
+      get check() {
+        return compiled(schema);
+      },
+    };
+    checks.set(schema.url, check);
+  }
+  return check;
 }
