@@ -18,6 +18,7 @@ import { loggedHandler, loggedSubmitter } from "./export-log.js";
 import { SERVER_PACKAGES, withOptionalDependencies } from "../server/optional.js";
 import { withoutPassword } from "../server/errors.js";
 import { requestOptions } from "./serve-options.js";
+import { keepRequestObjectsYoung } from "./serve-heap.js";
 import { HttpProcessFailed, listen, runHttpProcess, startHttpProcesses, type Serving } from "./serve-processes.js";
 import { UsageError } from "./usage-error.js";
 import type { ServeFlags } from "./serve-options.js";
@@ -51,6 +52,8 @@ async function serveHere(app: FastifyInstance, flags: ServeFlags): Promise<Servi
 }
 
 export async function runServe(flags: ServeFlags, io: ServeIo, version: string): Promise<number> {
+  // In the primary and in each worker of --processes: see serve-heap.ts.
+  keepRequestObjectsYoung();
   if (cluster.isWorker) return runHttpProcess(flags, version);
   const db = flags.db === undefined ? undefined : absoluteLocation(flags.db);
   if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) {
