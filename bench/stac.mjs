@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { hyperfine } from "./cli.mjs";
 import { buildCommit, commitLabels } from "./commit.mjs";
 import { buildRealCorpus } from "./corpus.mjs";
+import { benchPeer } from "./peer.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const node = process.execPath;
@@ -32,7 +33,7 @@ export async function run() {
   if (corpus === undefined) return "bench/stac.mjs: skipped, ../shared/data/fair-models/corpus is not there";
   const basemodel = `${node} ${join(root, "bin/basemodel.js")} validate ${dir} --format json`;
   const [floor, base, stac, peer] = hyperfine(
-    [`${node} ${join(root, "bench/floor.mjs")} ${dir}`, basemodel, `${basemodel} --stac`, `${node} ${join(root, "node_modules/stac-node-validator/bin/cli.js")} ${dir} ${schemaMap()}`],
+    [`${node} ${join(root, "bench/floor.mjs")} ${dir}`, basemodel, `${basemodel} --stac`, `${node} ${benchPeer("stac-node-validator", "2.0.0", "bin/cli.js")} ${dir} ${schemaMap()}`],
     runs,
   );
   rmSync(dir, { recursive: true, force: true });

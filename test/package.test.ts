@@ -5,8 +5,9 @@
  * follows them), and no package imported that it does not declare. Its size stays far below the
  * 22.5 MB it was when each compiled STAC schema held its own copy of every schema it refers to.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
@@ -80,5 +81,24 @@ describe("the package npm pack makes", () => {
   it(`stays below ${UNPACKED_BUDGET / 1e6} MB unpacked`, () => {
     console.log(`npm pack: ${(packed.size / 1e6).toFixed(1)} MB packed, ${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked, ${packed.files.length} files`);
     expect(packed.unpackedSize).toBeLessThanOrEqual(UNPACKED_BUDGET);
+  });
+});
+
+describe("the project's install", () => {
+  // npm reads package.json "engines" of every package it installs and warns (EBADENGINE) where
+  // this Node.js is outside one; CI runs the oldest Node.js basemodel supports, so there this
+  // shows that nothing the lockfile holds asks for a newer one. A dry run installs nothing and
+  // needs no network: the lockfile says what would be installed.
+  it("prints no EBADENGINE: npm ci --dry-run on this Node.js", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "basemodel-engines-"));
+    try {
+      for (const file of ["package.json", "package-lock.json"]) copyFileSync(path.join(ROOT, file), path.join(folder, file));
+      const run = spawnSync("npm", ["ci", "--dry-run", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: folder, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/added \d+ packages/);
+      expect(run.stderr.split("\n").filter((line) => line.includes("EBADENGINE"))).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
