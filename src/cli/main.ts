@@ -136,7 +136,7 @@ function program(): Command {
     .option("--color", "colour the text output")
     .option("--no-color", "never colour the text output")
     .option("--stdin-filename <name>", "name shown for standard input; .ndjson/.jsonl reads it as NDJSON")
-    .option("-j, --jobs <n>", "threads that validate files: 1 validates in this process alone (default: one per core when there are many files)", numberAtLeast(1, true))
+    .option("-j, --jobs <n>", "threads that validate files: 1 validates in this process alone (default: one per core but one when there are many files)", numberAtLeast(1, true))
     .addHelpText("after", EXIT_CODES)
     .action(async (paths: string[], flags: ValidateFlags) => {
       process.exitCode = await runValidate(paths, flags, {

@@ -11,25 +11,30 @@ import { readItemFile } from "./read.js";
 import type { ThreadRun } from "./validate-threads.js";
 
 export interface FilesRun extends ThreadRun {
-  /** --jobs: how many threads validate (1: this one alone); by default, one per core once the files are many enough. */
+  /** --jobs: how many threads validate (1: this one alone); by default, one per core but one once the files are many enough. */
   jobs?: number;
   /** Awaited before each file is validated (--fetch downloads its schemas): the run then stays in this thread. */
   beforeFile?: (bytes: Buffer, format: DocumentFormat) => Promise<void>;
 }
 
 /**
- * Below this many files a default run stays in one thread. An estimate, not yet measured on a
- * free core (the 2-core machine of issue 28 was loaded well past its cores, where no thread
- * count won): a worker costs this thread about 10 ms to spawn and starts in about 40 ms of its
- * own core, while one of fAIr's real items takes about 0.5 ms to read and validate; two threads
- * then save time from some 100-200 files.
+ * Below this many files a default run stays in one thread: a worker costs this thread about 10 ms
+ * to spawn and starts in about 50 ms of its own core, while one of fAIr's real items takes about
+ * 0.2 ms to read and validate.
  */
 export const THREADS_FROM = 100;
 
-/** How many threads validate `files` files. */
+/**
+ * How many threads validate `files` files. By default one core is left to V8's own threads: each
+ * JavaScript thread's code is optimised by a compiler thread of its own, and its heap collected by
+ * helper threads, which run beside it on a free core. On 2 cores two validating threads were
+ * slower than one (BENCHMARKS.md, session 20: 2,000 real items 500 against 440 ms, with --stac 875
+ * against 834 ms), and a single JavaScript thread ran a quarter slower with those helpers turned
+ * off (node --single-threaded). Machines of more cores were not measured.
+ */
 export function threadCount(files: number, jobs: number | undefined, cores = availableParallelism()): number {
   if (jobs !== undefined) return Math.max(1, Math.min(jobs, files));
-  return files < THREADS_FROM ? 1 : cores;
+  return files < THREADS_FROM ? 1 : Math.max(1, cores - 1);
 }
 
 export async function validateFiles(files: readonly FoundFile[], run: FilesRun): Promise<ValidatedFile[]> {

@@ -37,7 +37,7 @@ export interface ValidateFlags {
   ignore?: string[];
   color?: boolean;
   stdinFilename?: string;
-  /** Threads that validate: 1 keeps the run in this thread; by default one per core once the files are many. */
+  /** Threads that validate: 1 keeps the run in this thread; by default one per core but one once the files are many. */
   jobs?: number;
 }
 

@@ -93,7 +93,7 @@ describe("basemodel validate --jobs: the same report from every thread count", (
     });
   }
 
-  it("runs on one thread per core by default when the files are many, with the same report", async () => {
+  it("runs on one thread per core but one by default when the files are many, with the same report", async () => {
     const single = await validate([...INPUTS, "--format", "json", "--jobs", "1"]);
     const byDefault = await validate([...INPUTS, "--format", "json"]);
     expect(threadsOf(byDefault.chunks)).toBe(threadCount(1000, undefined) - 1);
@@ -164,9 +164,11 @@ describe("basemodel validate --jobs: the same report from every thread count", (
 });
 
 describe("threadCount", () => {
-  it("is one thread per core from THREADS_FROM files on, one below", () => {
+  it("is one thread per core but one from THREADS_FROM files on, one below", () => {
     expect(threadCount(THREADS_FROM - 1, undefined, 8)).toBe(1);
-    expect(threadCount(THREADS_FROM, undefined, 8)).toBe(8);
+    expect(threadCount(THREADS_FROM, undefined, 8)).toBe(7);
+    expect(threadCount(THREADS_FROM, undefined, 2)).toBe(1);
+    expect(threadCount(THREADS_FROM, undefined, 1)).toBe(1);
     expect(threadCount(1, undefined, 8)).toBe(1);
   });
 
