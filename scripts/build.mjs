@@ -110,6 +110,25 @@ const loadedWhenAsked = (outdir) => ({
   },
 });
 
+/**
+ * Commander requires child_process as it loads, to run a subcommand kept in an executable file
+ * of its own, which basemodel has none of; loading it (with net, dgram and the rest it requires)
+ * took about 2 ms of every command's start. Commander gets a stand-in that requires the module
+ * when first used.
+ */
+const childProcessWhenUsed = {
+  name: "child-process-when-used",
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, ({ path, importer }) =>
+      /[/\\]node_modules[/\\]commander[/\\]/.test(importer) ? { path, namespace: "when-used" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "when-used" }, ({ path }) => ({
+      contents: `module.exports = new Proxy({}, { get: (_, name) => require(${JSON.stringify(path)})[name] });`,
+      loader: "js",
+    }));
+  },
+};
+
 async function bundle(entries, folder, options) {
   const outdir = new URL(folder, root).pathname;
   rmSync(outdir, { recursive: true, force: true });
@@ -119,7 +138,7 @@ async function bundle(entries, folder, options) {
     bundle: true,
     splitting: true,
     format: "esm",
-    plugins: [loadedWhenAsked(outdir)],
+    plugins: [loadedWhenAsked(outdir), childProcessWhenUsed],
     logLevel: "warning",
     ...options,
   });
