@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import type { ProfileName, RulesOption } from "../validator/item/rule-sets.js";
 import { validatorOf, type DocumentValidator, type Validator, type ValidatorOptions } from "../validator/engine/validator.js";
-import { formatNames, loadFormatter, showsSource } from "../validator/report/index.js";
+import { formatNames, loadFormatter, paintFor, showsSource } from "../validator/report/index.js";
 import type { FileReport, RuleSetCounts, RunReport, RunSummary } from "../validator/report/types.js";
 import { defaultSchemaCache } from "../validator/stac/cache.js";
 import { loadConfig } from "./config.js";
@@ -127,7 +127,8 @@ export async function runValidate(paths: readonly string[], flags: ValidateFlags
     return EXIT_USAGE;
   }
   const report = summarise(reports, skipped, validator, performance.now() - started);
-  io.stdout.write(formatter(report, { color: useColor(flags.color, io.env, io.stdout.isTTY), quiet: flags.quiet ?? config.quiet ?? false }));
+  const paint = await paintFor(formatName, useColor(flags.color, io.env, io.stdout.isTTY));
+  io.stdout.write(formatter(report, { paint, quiet: flags.quiet ?? config.quiet ?? false }));
   if (formatName === "github" && io.env.GITHUB_STEP_SUMMARY) {
     const { formatStepSummary } = await import("../validator/report/github.js");
     appendFileSync(io.env.GITHUB_STEP_SUMMARY, formatStepSummary(report));
