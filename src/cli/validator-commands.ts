@@ -64,7 +64,10 @@ function declareValidate(cli: Command): void {
         env: process.env,
         stdout: process.stdout,
         stderr: process.stderr,
-        stdin: process.stdin,
+        // Only a run that reads standard input opens it: making process.stdin costs a run that does not.
+        get stdin() {
+          return process.stdin;
+        },
       });
     });
 }
