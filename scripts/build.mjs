@@ -15,7 +15,8 @@
 //  4. tsc                             src -> dist (the type-level check against the schema runs here);
 //                                     the wire types of src/server/api written out as plain types
 //                                     in their declarations (scripts/wire-types.mjs); then
-//                                     dist/ajv-runtime.js with Ajv's helpers inside (esbuild), so
+//                                     dist/ajv-runtime.js with Ajv's helpers inside and
+//                                     dist/ajv-formats.js with ajv-formats' formats (esbuild), so
 //                                     that dist/generated/ imports no package
 //  5. esbuild                         dist/cli/main.js -> dist/cli-bundle/, what bin/basemodel.js runs,
 //                                     with validate's worker thread (validate-worker.js) beside it;
@@ -78,11 +79,14 @@ for (const folder of ["stac/", "rule-sets/", "datasets/"]) {
   rmSync(new URL(`dist/generated/${folder}`, root), { recursive: true, force: true });
   cpSync(new URL(folder, generated), new URL(`dist/generated/${folder}`, root), { recursive: true });
 }
-// Ajv's helpers inside the runtime module the compiled schemas import, in place of its imports of
-// Ajv's CommonJS files: the modules of dist/generated/ then load in a browser as they are (the
-// validator page loads them from the package, scripts/build-web.mjs) as well as in Node.
-const runtime = new URL("dist/ajv-runtime.js", root).pathname;
-await build({ entryPoints: [runtime], outfile: runtime, allowOverwrite: true, bundle: true, format: "esm", platform: "neutral", mainFields: ["module", "main"], target: "es2022", logLevel: "warning" });
+// Ajv's helpers and ajv-formats' formats inside the runtime modules the compiled schemas import,
+// in place of their imports of CommonJS files: the modules of dist/generated/ then load in a
+// browser as they are (the validator page loads them from the package, scripts/build-web.mjs) as
+// well as in Node.
+for (const file of ["dist/ajv-runtime.js", "dist/ajv-formats.js"]) {
+  const runtime = new URL(file, root).pathname;
+  await build({ entryPoints: [runtime], outfile: runtime, allowOverwrite: true, bundle: true, format: "esm", platform: "neutral", mainFields: ["module", "main"], target: "es2022", logLevel: "warning" });
+}
 
 // The command line as a handful of modules, commander, chalk and Ajv's runtime inside: a run
 // then resolves, reads and compiles a few files instead of dozens, a third of what validating
