@@ -13,7 +13,7 @@ function printVersion(): never {
 
 /**
  * `basemodel` with the command that `args` (the arguments after the script) run. Declaring a
- * command parses each of its options' flags, a few milliseconds for every command's, so a known
+ * command parses each of its options' flags, about a millisecond for every command's, so a known
  * command named first is declared alone; the root's help, `help`, an unknown command (with its
  * did-you-mean) and options before the command get every command, in the order the help lists
  * them. The server's commands are imported only then.
