@@ -4,7 +4,7 @@
  * Each folder below may import only the folders listed before it, so imports point down and no
  * two folders can need each other; no file may reach itself through its imports.
  */
-const FLOORS = ["src/package-files.ts", "src/ajv-runtime.ts", "src/generated/", "src/generated-modules.ts", "src/diagnostics/", "src/model/"];
+const FLOORS = ["src/package-files.ts", "src/ajv-runtime.ts", "src/ajv-formats.ts", "src/generated/", "src/generated-modules.ts", "src/diagnostics/", "src/model/"];
 const VALIDATOR = [
   "src/validator/net/",
   "src/validator/item/",

@@ -8,18 +8,28 @@
 // is compiled once), and the helpers from src/ajv-runtime.ts, which bundlers and Node resolve alike.
 import { transformSync } from "esbuild";
 
-/** What Ajv's generated code requires, and the name src/ajv-runtime.ts exports it under. */
+/**
+ * What Ajv's generated code requires, and the name src/ajv-runtime.ts exports it under, or
+ * src/ajv-formats.ts beside it for the formats (FORMATS).
+ */
 const RUNTIME = new Map([
   ['require("ajv/dist/runtime/equal").default', "equal"],
   ['require("ajv/dist/runtime/ucs2length").default', "ucs2length"],
   ['require("ajv-formats/dist/formats").fullFormats', "fullFormats"],
 ]);
 
+/**
+ * The helpers of src/ajv-formats.ts: ajv-formats' formats take about a millisecond to load, and
+ * the item schema, which every run of validate loads, checks none; only the modules that do
+ * import them.
+ */
+const FORMATS = new Set(["fullFormats"]);
+
 /** The code of a constant with its require() replaced by a helper's name; `use` records the helper. */
 function withoutRequire(code, use) {
   return code.replace(/require\("[^"]+"\)\.[A-Za-z]+/g, (call) => {
     const name = RUNTIME.get(call);
-    if (name === undefined) throw new Error(`Ajv's code needs ${call}, which src/ajv-runtime.ts does not export`);
+    if (name === undefined) throw new Error(`Ajv's code needs ${call}, which neither src/ajv-runtime.ts nor src/ajv-formats.ts exports`);
     use(name);
     return name;
   });
@@ -111,7 +121,11 @@ export function ajvModules({ roots, moduleOf, rewrite = (_fn, code) => code, run
       if (fn.source.evaluated) code.push(`${fn.name}.evaluated = ${fn.source.evaluated};`);
     }
     const head = [];
-    if (runtime.size > 0) head.push(`import { ${[...runtime].sort().join(", ")} } from ${JSON.stringify(runtimeFrom(module))};`);
+    const helpers = [...runtime].sort();
+    const [formats, others] = [helpers.filter((helper) => FORMATS.has(helper)), helpers.filter((helper) => !FORMATS.has(helper))];
+    if (others.length > 0) head.push(`import { ${others.join(", ")} } from ${JSON.stringify(runtimeFrom(module))};`);
+    // ajv-formats.js sits beside ajv-runtime.js, in src/ as in dist/.
+    if (formats.length > 0) head.push(`import { ${formats.join(", ")} } from ${JSON.stringify(runtimeFrom(module).replace(/ajv-runtime\.js$/, "ajv-formats.js"))};`);
     importsOf.set(module, imports);
     bodies.set(module, { head, constants, code });
   }

@@ -6,7 +6,6 @@
  */
 import * as equalModule from "ajv/dist/runtime/equal.js";
 import * as ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-import { fullFormats } from "ajv-formats/dist/formats.js";
 
 /**
  * The `exports.default` of one of Ajv's CommonJS modules. Node and esbuild import a CommonJS
@@ -30,7 +29,6 @@ const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
  * are long.
  */
 export const ucs2length = (text: string): number => (HIGH_SURROGATE.test(text) ? codePoints(text) : text.length);
-export { fullFormats };
 
 interface Failure {
   schemaPath: string;

@@ -63,7 +63,7 @@ const LIBRARY_CACHE = "no-cache";
  * browser build and the modules that loads when asked, each at its path below dist/, which is where
  * the page's scripts, in /assets/, name them (../../lib-bundle/index.js leads to /lib-bundle/index.js).
  */
-const LIBRARY = ["lib-bundle", "generated", "ajv-runtime.js"];
+const LIBRARY = ["lib-bundle", "generated", "ajv-runtime.js", "ajv-formats.js"];
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",

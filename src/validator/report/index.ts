@@ -1,8 +1,9 @@
 /**
  * The output formats of `basemodel validate`, by the name --format takes. Each formatter is
- * loaded only when asked for: a run pays for the one format it prints (chalk only for text).
+ * loaded only when asked for: a run pays for the one format it prints (chalk only for text in colour).
  */
 import type { Formatter } from "./types.js";
+import { loadColours, NO_COLOURS, type Paint } from "./paint.js";
 
 const loaders = {
   text: async () => (await import("./text.js")).formatText,
@@ -23,6 +24,11 @@ export function isFormatName(name: string): name is FormatName {
 /** Whether a format shows the files' text (the text format's code frames): the others never read a report's source, so a run need not keep it. */
 export function showsSource(name: string): boolean {
   return name === "text";
+}
+
+/** The styles a format prints with: colours only for the text format of a run that colours (only then is chalk loaded). */
+export async function paintFor(name: string, color: boolean): Promise<Paint> {
+  return name === "text" && color ? loadColours() : NO_COLOURS;
 }
 
 /** The formatter of a format name, or undefined for a name that is not one (a user's typo). */

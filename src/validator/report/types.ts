@@ -1,6 +1,7 @@
 import type { Issue } from "../../diagnostics/issue.js";
 import type { ItemResult } from "../item/result.js";
 import type { RuleSetName, RulesOption } from "../item/rule-sets.js";
+import type { Paint } from "./paint.js";
 
 /** Everything `basemodel validate` found in one file. */
 export interface FileReport {
@@ -46,8 +47,8 @@ export interface RunReport {
 }
 
 export interface FormatContext {
-  /** Colour the output (text format only). */
-  color: boolean;
+  /** The styles the text format paints with: colours (`paintFor`), or NO_COLOURS; the other formats never colour. */
+  paint: Paint;
   /** Print only problems: no line per valid file. */
   quiet: boolean;
 }

@@ -113,7 +113,7 @@ describe("the web pages and their assets", () => {
     const again = await fetch(address, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
     // What it loads when asked: the compiled schemas and their runtime, which imports no package.
-    for (const path of ["/generated/modules.js", "/generated/stac/verdict/schemas.stacspec.org/v1.1.0/item-spec/json-schema/item.js", "/ajv-runtime.js"]) {
+    for (const path of ["/generated/modules.js", "/generated/stac/verdict/schemas.stacspec.org/v1.1.0/item-spec/json-schema/item.js", "/ajv-runtime.js", "/ajv-formats.js"]) {
       const module = await fetch(`${server.url}${path}`);
       expect(module.status, path).toBe(200);
       expect(await module.text(), path).not.toMatch(/^import [^;]*from ?"[^.]/m);

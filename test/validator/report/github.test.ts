@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { formatGithub, formatStepSummary } from "../../../src/validator/report/github.js";
 import { brokenText, cleanText, fileReport, issueCount, mixedReport, runReport, itemText, unreadable, withoutPositions } from "./fixtures.js";
+import { NO_COLOURS } from "../../../src/validator/report/paint.js";
 
-const context = { color: false, quiet: false };
+const context = { paint: NO_COLOURS, quiet: false };
 
 function commands(output: string): string[] {
   expect(output.endsWith("\n")).toBe(true);

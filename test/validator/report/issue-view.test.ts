@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { issueView, itemLabel, SourceLines, type FrameLine, type Issue } from "../../../src/index.js";
 import { formatText } from "../../../src/validator/report/text.js";
 import { brokenText, collectionText, fileReport, ndjsonText, runReport, syntaxErrorText } from "./fixtures.js";
+import { NO_COLOURS } from "../../../src/validator/report/paint.js";
 
 const plainLine = (line: FrameLine): string => line.map((segment) => segment.text).join("");
 
@@ -17,7 +18,7 @@ describe("issueView", () => {
     ["NDJSON", "items.ndjson", ndjsonText, { format: "ndjson" as const }],
   ])("gives %s as the text format prints it", (_label, file, text, options) => {
     const report = fileReport(file, text, options);
-    const printed = formatText(runReport([report]), { color: false, quiet: false });
+    const printed = formatText(runReport([report]), { paint: NO_COLOURS, quiet: false });
     const source = new SourceLines(text);
     const shown = report.items.flatMap((item) =>
       [...item.errors, ...item.warnings].flatMap((issue: Issue) => {

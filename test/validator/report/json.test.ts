@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatJson } from "../../../src/validator/report/json.js";
 import { brokenText, fileReport, mixedReport, runReport } from "./fixtures.js";
+import { NO_COLOURS } from "../../../src/validator/report/paint.js";
 
 const ROOT = resolve(__dirname, "../../..");
 const packageVersion = (JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -32,7 +33,7 @@ function memberNames(value: unknown, names = new Set<string>()): Set<string> {
 
 describe("json format", () => {
   const report = mixedReport();
-  const output = formatJson(report, { color: false, quiet: false });
+  const output = formatJson(report, { paint: NO_COLOURS, quiet: false });
   const parsed = JSON.parse(output) as JsonReport;
 
   it("is indented JSON ending with a line feed", () => {
@@ -70,7 +71,7 @@ describe("json format", () => {
   });
 
   it("counts the issues --max-errors left out, by severity, per item and in the summary", () => {
-    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { color: false, quiet: false })) as JsonReport;
+    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { paint: NO_COLOURS, quiet: false })) as JsonReport;
     const [item] = cut.files[0]!.items;
     expect(item).toMatchObject({ omitted: 3, omittedErrors: 1, omittedWarnings: 2 });
     expect(item!.errors).toHaveLength(2);
@@ -79,7 +80,7 @@ describe("json format", () => {
 
   it("documents every member it writes in docs/json-format.md", () => {
     // Documented as `name` in its table, or as `parent.name`.
-    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { color: false, quiet: false }));
+    const cut = JSON.parse(formatJson(runReport([fileReport("a.json", brokenText, { maxErrors: 2 })]), { paint: NO_COLOURS, quiet: false }));
     for (const name of memberNames([parsed, cut])) expect(documentation, name).toMatch(new RegExp(`\`([\\w.]+\\.)?${name}\``));
   });
 });

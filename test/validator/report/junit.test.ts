@@ -2,8 +2,9 @@ import { SaxesParser } from "saxes";
 import { describe, expect, it } from "vitest";
 import { formatJunit } from "../../../src/validator/report/junit.js";
 import { brokenText, fileReport, mixedReport, runReport, unreadable } from "./fixtures.js";
+import { NO_COLOURS } from "../../../src/validator/report/paint.js";
 
-const context = { color: false, quiet: false };
+const context = { paint: NO_COLOURS, quiet: false };
 
 interface XmlElement {
   name: string;

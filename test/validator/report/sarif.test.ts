@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { rules } from "../../../src/diagnostics/rules.js";
 import { formatSarif } from "../../../src/validator/report/sarif.js";
 import { brokenText, cleanText, fileReport, issueCount, mixedReport, runReport } from "./fixtures.js";
+import { NO_COLOURS } from "../../../src/validator/report/paint.js";
 
-const context = { color: false, quiet: false };
+const context = { paint: NO_COLOURS, quiet: false };
 const packageVersion = (JSON.parse(readFileSync(resolve(__dirname, "../../../package.json"), "utf8")) as { version: string }).version;
 
 interface Region {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../../src/validator/report/text.js";
 import { brokenText, fileReport, mixedReport, ndjsonText, runReport, syntaxErrorText, itemText, unreadable, withoutPositions } from "./fixtures.js";
+import { loadColours, NO_COLOURS } from "../../../src/validator/report/paint.js";
 
-const plain = { color: false, quiet: false };
+const plain = { paint: NO_COLOURS, quiet: false };
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 function lines(output: string): string[] {
@@ -76,7 +77,7 @@ describe("text format", () => {
   });
 
   it("in quiet mode prints errors only: no valid files, no warnings, but the summary counts them", () => {
-    const output = formatText(mixed, { color: false, quiet: true });
+    const output = formatText(mixed, { paint: NO_COLOURS, quiet: true });
     expect(output).not.toContain("  ok");
     expect(output).toContain("missing.json  error  ENOENT");
     expect(output).not.toContain("  warning  ");
@@ -147,9 +148,9 @@ describe("text format", () => {
     expect(lines(output)).toContain("1 file, 1 item: 0 valid, 1 invalid; 3 errors and 2 warnings, showing 1 (12 ms)");
   });
 
-  it("colours only when asked to, and colours nothing but the styling", () => {
+  it("colours only when asked to, and colours nothing but the styling", async () => {
     const uncoloured = formatText(mixed, plain);
-    const coloured = formatText(mixed, { color: true, quiet: false });
+    const coloured = formatText(mixed, { paint: await loadColours(), quiet: false });
     expect(uncoloured).not.toMatch(ANSI);
     expect(coloured).toContain("\u001b[31merror\u001b[39m");
     expect(coloured).toContain("\u001b[32mok\u001b[39m");
