@@ -8,7 +8,7 @@ import type { Issue, RuleId, Severity } from "../../diagnostics/issue.js";
 import { actualOf, describeValue, issue, schemaUrlNearMiss } from "../../diagnostics/messages.js";
 import { claimNearMisses } from "../../diagnostics/near-miss.js";
 import { describePointer, unescapeSegment, valueAt } from "../../diagnostics/pointer.js";
-import { issueFrom, schemaProblem, unknownMember, type SchemaError } from "../../diagnostics/schema-problems.js";
+import { issueFrom, schemaProblem, unknownMember, type Problem, type SchemaError } from "../../diagnostics/schema-problems.js";
 import { LruCache } from "./lru.js";
 
 export interface MessageContext {
@@ -41,26 +41,22 @@ const RULES: Readonly<Record<string, RuleId>> = {
 };
 
 /**
- * The issue of each unknown prefixed member, by its path, for each context: real items write
+ * The problem of each unknown prefixed member, by its path, for each context: real items write
  * the same one (`fair:hyperparameters_spec`) file after file, and its did-you-mean costs an edit
- * distance to every defined name. Each item gets a copy, which its caller may change. Bounded, as
- * a long-running caller may meet paths without end.
+ * distance to every defined name. Bounded, as a long-running caller may meet paths without end.
  */
-const unknownPrefixedIssues = new WeakMap<MessageContext, LruCache<string, Issue>>();
+const unknownPrefixedProblems = new WeakMap<MessageContext, LruCache<string, Problem>>();
 
-function unknownPrefixedIssue(path: string, context: MessageContext): Issue {
-  let issues = unknownPrefixedIssues.get(context);
-  if (issues === undefined) {
-    issues = new LruCache(256);
-    unknownPrefixedIssues.set(context, issues);
+function unknownPrefixedProblem(path: string, context: MessageContext): Problem {
+  let problems = unknownPrefixedProblems.get(context);
+  if (problems === undefined) {
+    problems = new LruCache(256);
+    unknownPrefixedProblems.set(context, problems);
   }
-  const made = issues.get(path, () => {
+  return problems.get(path, () => {
     const parent = path.slice(0, path.lastIndexOf("/"));
-    const issued = issueFrom("unknown-prefixed-property", unknownMember(parent, unescapeSegment(path.slice(parent.length + 1)), context.definedPrefixed, describePointer(parent)));
-    issued.severity = context.undefinedPrefixed;
-    return issued;
+    return unknownMember(parent, unescapeSegment(path.slice(parent.length + 1)), context.definedPrefixed, describePointer(parent));
   });
-  return { ...made };
 }
 
 function describeError(error: SchemaError, data: unknown, context: MessageContext): Issue {
@@ -84,7 +80,9 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
     }
     case "false schema": {
       // A prefixed property the schema does not define: an unknown member of the object holding it.
-      return unknownPrefixedIssue(path, context);
+      const issued = issueFrom("unknown-prefixed-property", unknownPrefixedProblem(path, context));
+      issued.severity = context.undefinedPrefixed;
+      return issued;
     }
   }
   const rule = RULES[error.keyword];
