@@ -245,12 +245,13 @@ export function unknownMember(at: string, name: string, known: readonly string[]
 
 /** A problem as an issue of a rule (the value found is an issue's `actual`); `schema`: the URL of the schema it broke. */
 export function issueFrom(rule: RuleId, { path, message, expected, found, suggestion }: Problem, schema?: string): Issue {
-  return issue(rule, path, message, {
-    ...(expected !== undefined && { expected }),
-    ...(found !== undefined && { actual: found }),
-    ...(suggestion !== undefined && { suggestion }),
-    ...(schema !== undefined && { schema }),
-  });
+  // Members set one by one, in issue()'s order: spreads of optional members made four objects an issue.
+  const made = issue(rule, path, message);
+  if (expected !== undefined) made.expected = expected;
+  if (found !== undefined) made.actual = found;
+  if (suggestion !== undefined) made.suggestion = suggestion;
+  if (schema !== undefined) made.schema = schema;
+  return made;
 }
 
 /** The problem as one sentence, its likely fix in brackets: for a message that has no room for a separate suggestion. */

@@ -93,7 +93,7 @@ export function validateParsed(engine: Engine, text: string, value: unknown, lin
   }
   // A maybe is settled here: the position parse lists the members actually written twice.
   const maybeDuplicates = mayHaveDuplicateKeys(text, value);
-  const map = SourceMap.of(text, !maybeDuplicates);
+  const map = SourceMap.of(text, !maybeDuplicates, value);
   if (maybeDuplicates) {
     for (const issue of duplicateKeyIssues(map)) {
       const owner = members.findIndex((member) => member.pointer !== "" && issue.path.startsWith(`${member.pointer}/`));

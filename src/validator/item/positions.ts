@@ -84,6 +84,9 @@ class Entries {
   }
 }
 
+/** How many times its length a text's searches for members by name may read, in all (see namedOnce). */
+const SEARCH_PASSES = 4;
+
 const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
 
 /**
@@ -99,25 +102,35 @@ export class SourceMap {
    * properties), and the rest of the text is not scanned for line breaks.
    */
   private readonly lineStarts = [0];
-  /** CR and CR LF breaks need a search for either; a text with LF alone (most) is searched for "\n", which is several times faster. */
-  private readonly lineBreaks: RegExp | undefined;
+  /**
+   * CR and CR LF breaks need a search for either; a text with LF alone (most) is searched for
+   * "\n", which is several times faster. Looked for once a position is asked for (false: LF alone).
+   */
+  private lineBreaks?: RegExp | false;
   private linesDone = false;
   /** The containers lookups have entered, by the offset of their opening bracket. */
   private readonly containers = new Map<number, Entries>();
+  /** How many more characters searches for a member by its name may read (see namedOnce). */
+  private searchBudget: number;
+  /** Whether the text holds a backslash, looked for once a lookup asks. */
+  private escapes?: boolean;
 
   private constructor(
     private readonly text: string,
     private readonly keysUnique: boolean,
+    private readonly value: unknown,
   ) {
-    this.lineBreaks = text.includes("\r") ? /\r\n?|\n/g : undefined;
+    this.searchBudget = keysUnique && value !== undefined ? SEARCH_PASSES * text.length : 0;
   }
 
   /**
    * The map of a text that JSON.parse accepted. `keysUnique` says no object of the text writes a
-   * name twice: a lookup then stops at the first match instead of reading on to the last.
+   * name twice: a lookup then stops at the first match instead of reading on to the last. With
+   * it, `value` (what JSON.parse made of the text) lets a lookup find a member whose name the
+   * text writes once by a search for that name, without stepping over what comes before it.
    */
-  static of(text: string, keysUnique = false): SourceMap {
-    return new SourceMap(text, keysUnique);
+  static of(text: string, keysUnique = false, value?: unknown): SourceMap {
+    return new SourceMap(text, keysUnique, value);
   }
 
   /** Line breaks are LF, CR or CR LF, as editors count them; columns count UTF-16 code units. */
@@ -141,7 +154,8 @@ export class SourceMap {
 
   /** Where the line after the one starting at `from` starts, or -1 when that is the last. */
   private nextLineStart(from: number): number {
-    if (this.lineBreaks === undefined) {
+    this.lineBreaks ??= this.text.includes("\r") ? /\r\n?|\n/g : false;
+    if (this.lineBreaks === false) {
       const at = this.text.indexOf("\n", from);
       return at === -1 ? -1 : at + 1;
     }
@@ -166,8 +180,10 @@ export class SourceMap {
 
   /** The value at a pointer and, when it is an object member, that member's name. */
   private find(pointer: string): Entry | undefined {
-    let found: Entry | undefined = { start: skipSpace(this.text, 0) };
-    for (const segment of splitPointer(pointer)) {
+    const segments = splitPointer(pointer);
+    const [start, walked] = this.deepestNamedOnce(segments) ?? [{ start: skipSpace(this.text, 0) }, 0];
+    let found: Entry | undefined = start;
+    for (const segment of segments.slice(walked)) {
       const open = this.text.charCodeAt(found.start);
       if (open === CHAR.OPEN_BRACE) found = this.member(this.entriesAt(found.start, true), segment);
       else if (open === CHAR.OPEN_BRACKET) found = this.element(this.entriesAt(found.start, false), Number(segment));
@@ -175,6 +191,55 @@ export class SourceMap {
       if (!found) return undefined;
     }
     return found;
+  }
+
+  /**
+   * The deepest member along a pointer that namedOnce finds, with how many segments lead to it;
+   * the walk goes on from there. Only members the value holds are looked for: a name written
+   * once elsewhere is not the place of a member that is missing.
+   */
+  private deepestNamedOnce(segments: readonly string[]): [Entry, number] | undefined {
+    // A text with a backslash may write a name with escapes, which a search for its plain spelling would miss.
+    if (this.searchBudget <= 0 || (this.escapes ??= this.text.includes("\\"))) return undefined;
+    const holders: object[] = [];
+    let node = this.value;
+    for (const segment of segments) {
+      if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) break;
+      holders.push(node);
+      node = (node as Record<string, unknown>)[segment];
+    }
+    for (let depth = holders.length - 1; depth >= 0 && this.searchBudget > 0; depth--) {
+      if (Array.isArray(holders[depth])) continue;
+      const found = this.namedOnce(segments[depth]!);
+      if (found) return [found, depth + 1];
+    }
+    return undefined;
+  }
+
+  /**
+   * The member named `name` when the text writes `"name":` once, found by a search for it. Only
+   * for a text without escapes, with no name twice in one object, whose value holds such a member:
+   * every member of that name is then written so, so one match is its place. A match that is no
+   * name at all (a quote that closes a string, then text that reads like the name) only makes
+   * two, and the walk decides. Searches stop once they have read SEARCH_PASSES times the text,
+   * so many issues cost no more than a walk.
+   */
+  private namedOnce(name: string): Entry | undefined {
+    const text = this.text;
+    // The name and its closing quote, its opening quote checked apart: a search that starts with a
+    // quote, the commonest character of JSON, runs about half as fast.
+    const tail = JSON.stringify(name).slice(1);
+    let found: Entry | undefined;
+    let at = text.indexOf(tail);
+    for (; at !== -1; at = text.indexOf(tail, at + 1)) {
+      const keyEnd = at + tail.length;
+      const colon = skipSpace(text, keyEnd);
+      if (text.charCodeAt(at - 1) !== CHAR.QUOTE || text.charCodeAt(colon) !== CHAR.COLON) continue;
+      if (found) break;
+      found = { start: skipSpace(text, colon + 1), name, key: { start: at - 1, end: keyEnd } };
+    }
+    this.searchBudget -= at === -1 ? text.length : at;
+    return at === -1 ? found : undefined;
   }
 
   /** JSON.parse keeps the last of duplicate members, so the last one is the value that was validated. */

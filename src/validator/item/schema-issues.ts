@@ -8,7 +8,8 @@ import type { Issue, RuleId, Severity } from "../../diagnostics/issue.js";
 import { actualOf, describeValue, issue, schemaUrlNearMiss } from "../../diagnostics/messages.js";
 import { claimNearMisses } from "../../diagnostics/near-miss.js";
 import { describePointer, unescapeSegment, valueAt } from "../../diagnostics/pointer.js";
-import { issueFrom, schemaProblem, unknownMember, type SchemaError } from "../../diagnostics/schema-problems.js";
+import { issueFrom, schemaProblem, unknownMember, type Problem, type SchemaError } from "../../diagnostics/schema-problems.js";
+import { LruCache } from "./lru.js";
 
 export interface MessageContext {
   schemaUrl: string;
@@ -39,6 +40,25 @@ const RULES: Readonly<Record<string, RuleId>> = {
   exclusiveMaximum: "exclusive-range",
 };
 
+/**
+ * The problem of each unknown prefixed member, by its path, for each context: real items write
+ * the same one (`fair:hyperparameters_spec`) file after file, and its did-you-mean costs an edit
+ * distance to every defined name. Bounded, as a long-running caller may meet paths without end.
+ */
+const unknownPrefixedProblems = new WeakMap<MessageContext, LruCache<string, Problem>>();
+
+function unknownPrefixedProblem(path: string, context: MessageContext): Problem {
+  let problems = unknownPrefixedProblems.get(context);
+  if (problems === undefined) {
+    problems = new LruCache(256);
+    unknownPrefixedProblems.set(context, problems);
+  }
+  return problems.get(path, () => {
+    const parent = path.slice(0, path.lastIndexOf("/"));
+    return unknownMember(parent, unescapeSegment(path.slice(parent.length + 1)), context.definedPrefixed, describePointer(parent));
+  });
+}
+
 function describeError(error: SchemaError, data: unknown, context: MessageContext): Issue {
   const path = error.instancePath;
   switch (error.keyword) {
@@ -60,9 +80,7 @@ function describeError(error: SchemaError, data: unknown, context: MessageContex
     }
     case "false schema": {
       // A prefixed property the schema does not define: an unknown member of the object holding it.
-      const parent = path.slice(0, path.lastIndexOf("/"));
-      const name = unescapeSegment(path.slice(parent.length + 1));
-      const issued = issueFrom("unknown-prefixed-property", unknownMember(parent, name, context.definedPrefixed, describePointer(parent)));
+      const issued = issueFrom("unknown-prefixed-property", unknownPrefixedProblem(path, context));
       issued.severity = context.undefinedPrefixed;
       return issued;
     }

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, type AnyNode, type LocationRange } from "@humanwhocodes/momoa";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { joinPointer } from "../../../src/diagnostics/pointer.js";
+import { mayHaveDuplicateKeys } from "../../../src/validator/item/decode.js";
 import { SourceMap, type Span } from "../../../src/validator/item/positions.js";
 import { fairModelsFolder } from "../../support/requirements.js";
 
@@ -70,14 +72,17 @@ describe("SourceMap: positions found by scanning agree with momoa's syntax tree"
     let checked = 0;
     for (const { name, text } of all) {
       for (const variant of variants(text)) {
-        const map = SourceMap.of(variant);
+        const value: unknown = JSON.parse(variant);
         const expected = oracle(variant);
-        const found = new Map([...expected].map(([pointer, { key }]) => [pointer, { value: map.locate(pointer, "value"), ...(key && { key: map.locate(pointer, "key") }) }]));
-        expect(found, name).toEqual(expected);
-        checked += found.size;
+        // Walked, and with what JSON.parse made of the text (members whose names are written once found by a search).
+        for (const map of [SourceMap.of(variant), SourceMap.of(variant, !mayHaveDuplicateKeys(variant, value), value)]) {
+          const found = new Map([...expected].map(([pointer, { key }]) => [pointer, { value: map.locate(pointer, "value"), ...(key && { key: map.locate(pointer, "key") }) }]));
+          expect(found, name).toEqual(expected);
+          checked += found.size;
+        }
       }
     }
-    expect(checked).toBeGreaterThan(10_000);
+    expect(checked).toBeGreaterThan(20_000);
   });
 
   it("points at the object a member is missing from, by its name, or at its brace when it has none", () => {
@@ -137,5 +142,39 @@ describe("SourceMap: positions found by scanning agree with momoa's syntax tree"
     const map = SourceMap.of(text, true);
     // Seven lines a feature, after three lines of heading; a walk from the start for each feature would take minutes here.
     for (let index = 0; index < count; index++) expect(map.locate(`/features/${index}/properties/n`, "value").line).toBe(index * 7 + 8);
+  });
+
+  it("finds a member by a search for its name only where the name is written once and the member is there", () => {
+    const text = '{"a": {"x": 1, "note": "y"}, "b": {}, "c": {"y": ["x"]}, "y": 2}';
+    const map = SourceMap.of(text, true, JSON.parse(text));
+    // /b/x is missing: the "x" written in /a is not its place, nor the string "x" in /c.
+    expect(map.locate("/b/x", "value")).toEqual(SourceMap.of(text).locate("/b", "key"));
+    expect(map.locate("/a/x", "key")).toMatchObject({ column: 8, endColumn: 11 });
+    // "y" is written as a name twice (and once as a string): the walk finds each.
+    expect(map.locate("/y", "value")).toMatchObject({ column: 63, endColumn: 64 });
+    expect(map.locate("/c/y/0", "value")).toMatchObject({ column: 51, endColumn: 54 });
+  });
+
+  it("agrees with the walk on every pointer, present or missing, of random documents whose names repeat and look like JSON", () => {
+    // Names that start like what follows a closing quote, names with escapes, and names that are also string values.
+    const name = fc.constantFrom("a", "b", "fair:x", "", ",a", ":", " a", "}", "]", "a b", "é", 'q"', "back\\slash", "0", "1");
+    const leaf = fc.oneof(fc.constant(null), fc.integer(), name);
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(name, tie("value"), { maxKeys: 5 })),
+    }));
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, 1, 4, "\t"), (document, indent) => {
+        const text = JSON.stringify(document, null, indent);
+        const parsed: unknown = JSON.parse(text);
+        const searched = SourceMap.of(text, true, parsed);
+        const walked = SourceMap.of(text);
+        for (const pointer of oracle(text).keys()) {
+          for (const asked of [pointer, joinPointer(pointer, "a"), joinPointer(pointer, 0), joinPointer(joinPointer(pointer, "zz"), "a")]) {
+            for (const target of ["value", "key", "parent"] as const) expect(searched.locate(asked, target), `${asked} ${target}`).toEqual(walked.locate(asked, target));
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -28,6 +28,31 @@ describe("the validator's caches keyed by settings", () => {
   });
 });
 
+describe("the problems of unknown prefixed members, reused from item to item", () => {
+  const validator = createValidator({});
+  const withMember = (name: string): unknown => {
+    const item = JSON.parse(itemText) as { properties: Record<string, unknown> };
+    item.properties[name] = 1;
+    return item;
+  };
+  const warningOf = (name: string) => validator.validate(withMember(name)).warnings.find((issue) => issue.actual === name);
+
+  it("give each item an issue of its own, worded as for the first", () => {
+    const first = warningOf("fair:metric_spec")!;
+    expect(first.suggestion).toBe('did you mean "fair:metrics_spec"?');
+    const wording = { ...first };
+    first.message = "changed by a caller";
+    delete first.suggestion;
+    expect(warningOf("fair:metric_spec")).toEqual(wording);
+  });
+
+  it("stay right for more names than are kept", () => {
+    for (let index = 0; index < 300; index++) expect(warningOf(`fair:extra_${index}`)?.path).toBe(`/properties/fair:extra_${index}`);
+    expect(warningOf("fair:split_spc")?.suggestion).toBe('did you mean "fair:split_spec"?');
+    expect(warningOf("fair:extra_0")?.message).toContain('unknown member "fair:extra_0" in properties');
+  });
+});
+
 describe("LruCache", () => {
   it("keeps the entries used last and makes a value only when it has none", () => {
     const cache = new LruCache<string, number>(2);
