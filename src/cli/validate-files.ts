@@ -29,8 +29,8 @@ export const THREADS_FROM = 100;
  * JavaScript thread's code is optimised by a compiler thread of its own, and its heap collected by
  * helper threads, which run beside it on a free core. On 2 cores two validating threads were
  * slower than one (BENCHMARKS.md, session 20: 2,000 real items 500 against 440 ms, with --stac 875
- * against 834 ms), and one thread alone ran ~40 % slower with its compiler on its own thread
- * (node --single-threaded). Machines of more cores were not measured.
+ * against 834 ms), and one thread alone ran ~40 % slower when its compiler had to share that
+ * thread (node --single-threaded). Machines of more cores were not measured.
  */
 export function threadCount(files: number, jobs: number | undefined, cores = availableParallelism()): number {
   if (jobs !== undefined) return Math.max(1, Math.min(jobs, files));
