@@ -1,6 +1,7 @@
 // Issue 18's speed targets, on 2,000 of fAIr's real items as they are (each with its warning;
 // 10% broken): `basemodel validate <dir>` and `--stac` beside the floor (read + JSON.parse) and
-// stac-node-validator 2 given the same official schemas locally (--schemaMap), timed in one run
+// stac-node-validator 2 given the same official schemas locally (--schemaMap), and the base rules
+// beside ajv-cli with the same schema, timed in one run
 // by hyperfine. Ratios use each command's fastest run (see bench/cli.mjs). Needs ../shared.
 //
 // A/B: `node bench/stac.mjs --against <commit>` builds <commit> beside this checkout (as
@@ -11,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { hyperfine } from "./cli.mjs";
+import { ajvCli, checkEachCounts, counted, hyperfine } from "./cli.mjs";
 import { buildCommit, commitLabels } from "./commit.mjs";
 import { buildRealCorpus } from "./corpus.mjs";
 import { benchPeer } from "./peer.mjs";
@@ -32,8 +33,17 @@ export async function run() {
   const corpus = await buildRealCorpus(dir);
   if (corpus === undefined) return "bench/stac.mjs: skipped, ../shared/data/fair-models/corpus is not there";
   const basemodel = `${node} ${join(root, "bin/basemodel.js")} validate ${dir} --format json`;
-  const [floor, base, stac, peer] = hyperfine(
-    [`${node} ${join(root, "bench/floor.mjs")} ${dir}`, basemodel, `${basemodel} --stac`, `${node} ${benchPeer("stac-node-validator", "2.0.0", "bin/cli.js")} ${dir} ${schemaMap()}`],
+  const [floor, base, ajv, stac, peer] = hyperfine(
+    checkEachCounts(
+      [
+        { command: `${node} ${join(root, "bench/floor.mjs")} ${dir}`, count: counted.floor },
+        { command: basemodel, count: counted.basemodel },
+        { command: ajvCli(join(root, "schema/base-model-item.schema.json"), dir), count: counted.ajvCli },
+        { command: `${basemodel} --stac`, count: counted.basemodel },
+        { command: `${node} ${benchPeer("stac-node-validator", "2.0.0", "bin/cli.js")} ${dir} ${schemaMap()}`, count: counted.stacNodeValidator },
+      ],
+      corpus.count,
+    ),
     runs,
   );
   rmSync(dir, { recursive: true, force: true });
@@ -45,6 +55,7 @@ export async function run() {
     "|---|---|---|---|",
     `| (a) floor: read + JSON.parse every file | ${ms(floor)} | 1.00x | |`,
     `| (b) basemodel validate <dir> --format json | ${ms(base)} | ${(base.min / floor.min).toFixed(2)}x (a) | <= 1.5x (a) |`,
+    `| (b') ajv-cli 5 + ajv-formats, the same schema as (b) | ${ms(ajv)} | ${(ajv.min / base.min).toFixed(2)}x (b) | (b) faster |`,
     `| (c) the same with --stac | ${ms(stac)} | ${(stac.min / floor.min).toFixed(2)}x (a) | <= 2x (a) |`,
     `| (d) stac-node-validator 2, the same schemas local | ${ms(peer)} | ${(peer.min / stac.min).toFixed(2)}x (c) | (c) at least 5x faster |`,
   ].join("\n");
