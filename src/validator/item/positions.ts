@@ -87,6 +87,9 @@ class Entries {
 /** How many times its length a text's searches for members by name may read, in all (see namedOnce). */
 const SEARCH_PASSES = 4;
 
+/** How many lines apart the line starts kept for positions before the furthest are (see SourceMap.marks). */
+const LINES_PER_MARK = 64;
+
 const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
 
 /**
@@ -97,17 +100,23 @@ const DOCUMENT_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 2 };
  */
 export class SourceMap {
   /**
-   * Offset at which each line starts, found only as far into the text as a position was asked
-   * for: a file's issues mostly lie in its first part (a real fAIr item's one warning, in
-   * properties), and the rest of the text is not scanned for line breaks.
+   * The furthest line start read so far, and its line: lines are counted only as far into the
+   * text as a position was asked for. A file's issues mostly lie in its first part (a real fAIr
+   * item's warnings, in properties), and the rest of the text is not scanned for line breaks.
    */
-  private readonly lineStarts = [0];
+  private furthestLine = 1;
+  private furthestStart = 0;
+  /**
+   * The start of every LINES_PER_MARK-th line up to the furthest: a position before the furthest
+   * is counted from the mark before it, not from the start of the text. Only one line in so many
+   * is kept: keeping every line's start cost twice what counting them did.
+   */
+  private readonly marks = [0];
   /**
    * CR and CR LF breaks need a search for either; a text with LF alone (most) is searched for
    * "\n", which is several times faster. Looked for once a position is asked for (false: LF alone).
    */
   private lineBreaks?: RegExp | false;
-  private linesDone = false;
   /** The containers lookups have entered, by the offset of their opening bracket. */
   private readonly containers = new Map<number, Entries>();
   /** How many more characters searches for a member by its name may read (see namedOnce). */
@@ -135,21 +144,31 @@ export class SourceMap {
 
   /** Line breaks are LF, CR or CR LF, as editors count them; columns count UTF-16 code units. */
   private position(offset: number): { line: number; column: number } {
-    const starts = this.lineStarts;
-    // On until a line starts after the offset: the offset's line is then whole.
-    while (!this.linesDone && starts.at(-1)! <= offset) {
-      const next = this.nextLineStart(starts.at(-1)!);
-      if (next === -1) this.linesDone = true;
-      else starts.push(next);
+    const ahead = offset >= this.furthestStart;
+    let line = this.furthestLine;
+    let start = this.furthestStart;
+    if (!ahead) {
+      // The last mark at or before the offset.
+      let low = 0;
+      let high = this.marks.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (this.marks[middle]! <= offset) low = middle;
+        else high = middle - 1;
+      }
+      line = low * LINES_PER_MARK + 1;
+      start = this.marks[low]!;
     }
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
+    for (let next = this.nextLineStart(start); next !== -1 && next <= offset; next = this.nextLineStart(start)) {
+      line++;
+      start = next;
+      if (ahead && line % LINES_PER_MARK === 1) this.marks.push(start);
     }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
+    if (ahead) {
+      this.furthestLine = line;
+      this.furthestStart = start;
+    }
+    return { line, column: offset - start + 1 };
   }
 
   /** Where the line after the one starting at `from` starts, or -1 when that is the last. */

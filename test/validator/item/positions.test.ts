@@ -85,6 +85,22 @@ describe("SourceMap: positions found by scanning agree with momoa's syntax tree"
     expect(checked).toBeGreaterThan(20_000);
   });
 
+  it("gives the same positions whatever order they are asked in: forwards, backwards, shuffled", () => {
+    const long = all.filter(({ text }) => text.split("\n").length > 200);
+    expect(long.length).toBeGreaterThan(0);
+    for (const { name, text } of long) {
+      for (const variant of variants(text).filter((written) => /[\r\n]/.test(written))) {
+        const expected = [...oracle(variant)].map(([pointer, { value }]) => ({ pointer, value }));
+        const backwards = [...expected].sort((a, b) => b.value.line - a.value.line || b.value.column - a.value.column);
+        const shuffled = fc.sample(fc.shuffledSubarray(expected, { minLength: expected.length }), { numRuns: 1, seed: 28 })[0]!;
+        for (const order of [expected.toSorted((a, b) => a.value.line - b.value.line || a.value.column - b.value.column), backwards, shuffled]) {
+          const map = SourceMap.of(variant);
+          expect(order.map(({ pointer }) => ({ pointer, value: map.locate(pointer, "value") })), name).toEqual(order);
+        }
+      }
+    }
+  });
+
   it("points at the object a member is missing from, by its name, or at its brace when it has none", () => {
     const text = '{\n  "a": {\n    "b": [ {"c": 1} ]\n  }\n}';
     const map = SourceMap.of(text);
