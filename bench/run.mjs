@@ -12,6 +12,8 @@ console.log("\n## basemodel validate (whole process, hyperfine)\n");
 console.log(runCli());
 console.log("\n## basemodel validate and --stac on fAIr's real items (hyperfine)\n");
 console.log(await (await import("./stac.mjs")).run());
+console.log("\n## What each part of basemodel validate costs (parts switched off in copies of the bundle)\n");
+console.log(await (await import("./parts.mjs")).run());
 console.log("\n## Reference server: import and HTTP\n");
 console.log(await (await import("./server.mjs")).run());
 console.log("\n## Reference server: asynchronous exports\n");
