@@ -3,8 +3,8 @@
 // the floor (read + JSON.parse), round after round with the order swapped every round. A part's
 // cost is the unchanged run's time less the run without it (each side's fastest run). "Every
 // part off" leaves the walk, the reading, the parse, the report's assembly and the start-up: the
-// least a run of this design can cost. On fAIr's real items where ../shared exists, else on
-// synthetic copies of the realistic fixture.
+// least a run of this design can cost. On fAIr's real items where ../shared exists, else (or with
+// --synthetic) on the synthetic copies of the realistic fixture that bench/cli.mjs uses.
 //
 // A part is switched off by replacing one exact piece of the built bundle; a piece that is not
 // found exactly once stops the benchmark, so a change to the code cannot leave a part on unseen.
@@ -71,11 +71,12 @@ function variant(dir, replace) {
   return join(dir, "bin/basemodel.js");
 }
 
-export async function run({ rounds = 4, runs = 3 } = {}) {
+export async function run({ rounds = 4, runs = 3, synthetic = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "basemodel-bench-parts-"));
   try {
     const corpusDir = join(dir, "corpus");
-    const corpus = (await buildRealCorpus(corpusDir)) ?? { ...buildCorpus(corpusDir), synthetic: true };
+    const real = synthetic ? undefined : await buildRealCorpus(corpusDir);
+    const corpus = real ?? { ...buildCorpus(corpusDir), synthetic: true };
     const sides = [
       { name: "nothing off (this checkout)", bin: join(root, "bin/basemodel.js") },
       ...PARTS.map((part, index) => ({ name: `${part.name} off`, bin: variant(join(dir, `part-${index}`), part.replace), shows: part.shows })),
@@ -116,6 +117,6 @@ export async function run({ rounds = 4, runs = 3 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "4" }, runs: { type: "string", default: "3" } } });
-  console.log(await run({ rounds: Number(values.rounds), runs: Number(values.runs) }));
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "4" }, runs: { type: "string", default: "3" }, synthetic: { type: "boolean", default: false } } });
+  console.log(await run({ rounds: Number(values.rounds), runs: Number(values.runs), synthetic: values.synthetic }));
 }
