@@ -23,7 +23,7 @@
 //                                     dist/index.js -> dist/lib-bundle/, the package's main entry
 //  6. web/ -> dist/web/               the server's web pages, bundled by esbuild (scripts/build-web.mjs)
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { ajvModules } from "./ajv-modules.mjs";
@@ -147,10 +147,31 @@ const childProcessWhenUsed = {
   },
 };
 
-async function bundle(entries, folder, options) {
+/**
+ * esbuild puts each module in a chunk by the set of entry points that reach it, and every
+ * `import()` target is an entry point of its own: the command line's modules, reached by main.js
+ * and by a different few of its 32 import() targets each, came out as 18 chunks, 150 B to 125 KB,
+ * and a validate run loaded 20 ES modules. Every such target is only ever loaded after main.js
+ * (or the worker, whose validate-threads.js is one) has loaded what main.js imports, so a first
+ * pass finds the targets and the second makes each import main.js as well: that costs nothing
+ * when it runs and puts main.js's modules in one chunk. A validate run then loads 5 modules, about
+ * 6 ms sooner done with one file (BENCHMARKS.md, session 21).
+ */
+function importingMain(main, targets) {
+  return {
+    name: "importing-main",
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, ({ path }) =>
+        targets.has(path) ? { contents: `import ${JSON.stringify(main)};\n${readFileSync(path, "utf8")}`, loader: "js", resolveDir: dirname(path) } : undefined,
+      );
+    },
+  };
+}
+
+async function bundle(entries, folder, options, { oneChunkForMain = false } = {}) {
   const outdir = new URL(folder, root).pathname;
   rmSync(outdir, { recursive: true, force: true });
-  await build({
+  const settings = {
     entryPoints: entries.map((entry) => new URL(entry, root).pathname),
     outdir,
     bundle: true,
@@ -159,7 +180,15 @@ async function bundle(entries, folder, options) {
     plugins: [loadedWhenAsked(outdir), childProcessWhenUsed],
     logLevel: "warning",
     ...options,
-  });
+  };
+  if (oneChunkForMain) {
+    const { metafile } = await build({ ...settings, write: false, metafile: true });
+    const targets = new Set(
+      Object.values(metafile.inputs).flatMap((input) => input.imports.filter((used) => used.kind === "dynamic-import" && used.path.startsWith("dist/")).map((used) => new URL(used.path, root).pathname)),
+    );
+    settings.plugins = [...settings.plugins, importingMain(settings.entryPoints[0], targets)];
+  }
+  await build(settings);
 }
 // validate's worker threads (dist/cli/validate-worker.js) start from an entry of the same bundle,
 // beside main.js, sharing its chunks: a worker then loads what the command line loads.
@@ -176,7 +205,7 @@ await bundle(["dist/cli/main.js", "dist/cli/validate-worker.js"], "dist/cli-bund
       "let requireOfChunk;\n" +
       "const require = (id) => (requireOfChunk ??= createRequireForBundle(import.meta.url))(id);",
   },
-});
+}, { oneChunkForMain: true });
 // The library's entry (package.json "main") alike: importing it loaded 42 modules of dist/
 // (the --stac layer, links, rule sets), now one file and Ajv's runtime; fetchSchemas, which
 // is async, stays a chunk of its own, loaded when called. It imports none of Node's modules

@@ -34,4 +34,20 @@ describe("validate's start-up", () => {
   it("loads chalk, and with it tty, when it colours", async () => {
     expect(await nodeModulesLoaded(["validate", FILE, "--color"])).toContain("tty");
   });
+
+  it("loads the command line as a handful of modules, not one per set of import() targets that share it", () => {
+    const bundle = new URL("../../dist/cli-bundle/", import.meta.url);
+    // Every module main.js imports, and what they import, as the bundle writes its static imports.
+    const loaded = new Set<string>();
+    const pending = ["main.js"];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      for (const [, imported] of readFileSync(new URL(file, bundle), "utf8").matchAll(/^(?:import|} from) [^;]*?"\.\/([^"]+)";$/gm)) pending.push(imported!);
+    }
+    // Session 21: main.js, the chunk of its modules, esbuild's helpers and one more; before, 18.
+    expect(loaded.size).toBeGreaterThanOrEqual(2);
+    expect(loaded.size).toBeLessThanOrEqual(5);
+  });
 });
