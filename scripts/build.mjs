@@ -174,6 +174,8 @@ async function bundle(entries, folder, options, { oneChunkForMain = false } = {}
   const settings = {
     entryPoints: entries.map((entry) => new URL(entry, root).pathname),
     outdir,
+    // Paths in the metafile (and in the bundle's comments) relative to the package, wherever the build runs from.
+    absWorkingDir: new URL(".", root).pathname,
     bundle: true,
     splitting: true,
     format: "esm",
