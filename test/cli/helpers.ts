@@ -111,6 +111,22 @@ register("./hide.mjs", import.meta.url, { data: process.env.HIDE_PACKAGES.split(
 }
 
 /** Writes a file below `dir`, making its folders; returns `name`, the path to give the CLI run in `dir`. */
+/**
+ * The files of a CLI bundle (dist/cli-bundle/) that `entry` loads before it runs: itself and every
+ * file its static imports reach, read from the import statements esbuild writes.
+ */
+export function bundleFilesLoaded(bundle: string, entry = "main.js"): Set<string> {
+  const loaded = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (loaded.has(file)) continue;
+    loaded.add(file);
+    for (const [, imported] of readFileSync(join(bundle, file), "utf8").matchAll(/^(?:import|} from) [^;]*?"\.\/([^"]+)";$/gm)) pending.push(imported!);
+  }
+  return loaded;
+}
+
 export function writeIn(dir: string, name: string, content: string): string {
   const path = join(dir, name);
   mkdirSync(join(path, ".."), { recursive: true });

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { basemodel, scratchDir } from "./helpers.js";
+import { basemodel, bundleFilesLoaded, ROOT, scratchDir } from "./helpers.js";
 
 const FILE = "fixtures/valid/realistic-segmentation.json";
 
@@ -36,17 +36,8 @@ describe("validate's start-up", () => {
   });
 
   it("loads the command line as a handful of modules, not one per set of import() targets that share it", () => {
-    const bundle = new URL("../../dist/cli-bundle/", import.meta.url);
-    // Every module main.js imports, and what they import, as the bundle writes its static imports.
-    const loaded = new Set<string>();
-    const pending = ["main.js"];
-    while (pending.length > 0) {
-      const file = pending.pop()!;
-      if (loaded.has(file)) continue;
-      loaded.add(file);
-      for (const [, imported] of readFileSync(new URL(file, bundle), "utf8").matchAll(/^(?:import|} from) [^;]*?"\.\/([^"]+)";$/gm)) pending.push(imported!);
-    }
-    // Session 21: main.js, the chunk of its modules, esbuild's helpers and one more; before, 18.
+    const loaded = bundleFilesLoaded(join(ROOT, "dist/cli-bundle"));
+    // Session 21: main.js, the chunk of its modules and esbuild's helpers; the build before, 18 files.
     expect(loaded.size).toBeGreaterThanOrEqual(2);
     expect(loaded.size).toBeLessThanOrEqual(5);
   });
