@@ -151,11 +151,11 @@ const childProcessWhenUsed = {
  * esbuild puts each module in a chunk by the set of entry points that reach it, and every
  * `import()` target is an entry point of its own: the command line's modules, reached by main.js
  * and by a different few of its 32 import() targets each, came out as 18 chunks, 150 B to 125 KB,
- * and a validate run loaded 20 ES modules. Every such target is only ever loaded after main.js
- * (or the worker, whose validate-threads.js is one) has loaded what main.js imports, so a first
- * pass finds the targets and the second makes each import main.js as well: that costs nothing
- * when it runs and puts main.js's modules in one chunk. A validate run then loads 5 modules, about
- * 6 ms sooner done with one file (BENCHMARKS.md, session 21).
+ * and a validate run loaded 20 ES modules. A target is only ever loaded after main.js has loaded
+ * what it imports, so a first pass finds the targets and the second makes each import main.js as
+ * well: that costs nothing when it runs and puts main.js's modules in one chunk. A validate run
+ * then loads 5 modules, one file done about 9 ms sooner (BENCHMARKS.md, session 21). The worker's
+ * entry reaches main.js too, through validate-threads.js (a target), and loads that chunk.
  */
 function importingMain(main, targets) {
   return {
