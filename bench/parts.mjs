@@ -118,5 +118,10 @@ export async function run({ rounds = 4, runs = 3, synthetic = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { rounds: { type: "string", default: "4" }, runs: { type: "string", default: "3" }, synthetic: { type: "boolean", default: false } } });
-  console.log(await run({ rounds: Number(values.rounds), runs: Number(values.runs), synthetic: values.synthetic }));
+  const [rounds, runs] = [values.rounds, values.runs].map(Number);
+  if (![rounds, runs].every((count) => Number.isInteger(count) && count >= 1)) {
+    console.error(`bench/parts.mjs: --rounds and --runs take a whole number of at least 1 (given ${values.rounds} and ${values.runs})`);
+    process.exit(2);
+  }
+  console.log(await run({ rounds, runs, synthetic: values.synthetic }));
 }

@@ -1,8 +1,8 @@
 // Issue 18's speed targets, on 2,000 of fAIr's real items as they are (each with its warning;
 // 10% broken): `basemodel validate <dir>` and `--stac` beside the floor (read + JSON.parse) and
 // stac-node-validator 2 given the same official schemas locally (--schemaMap), and the base rules
-// beside ajv-cli with the same schema, timed in one run
-// by hyperfine. Ratios use each command's fastest run (see bench/cli.mjs). Needs ../shared.
+// beside ajv-cli with the same schema, timed in one run by hyperfine. Ratios use each command's
+// fastest run (see bench/cli.mjs). Needs ../shared.
 //
 // A/B: `node bench/stac.mjs --against <commit>` builds <commit> beside this checkout (as
 // bench/server.mjs does) and times both, with and without --stac, round after round (--rounds 6,
